@@ -1,0 +1,81 @@
+// Per-architecture variants are chosen here and nowhere else.
+#include "dispatch.h"
+
+#include <torch/csrc/stable/accelerator.h>
+#include <torch/csrc/stable/ops.h>
+
+#include "../cpu/cpu_ops.h"
+#ifdef DSV4EXT_WITH_CUDA
+#include <torch/csrc/inductor/aoti_torch/c/shim.h>
+
+#include "../cuda/cuda_ops.h"
+#define DSV4_SM90(fn) &dsv4::cuda::fn
+#else
+#define DSV4_SM90(fn) nullptr
+#endif
+
+namespace dsv4::binding {
+
+namespace {
+
+template <class P>
+struct Variants {
+  void (*cpu)(const P&, const cpu::Executor&);
+  int (*sm90)(const P&, void* stream);  // returns a cudaError_t
+};
+
+const Variants<MhcPreParams> kMhcPre{&cpu::mhc_pre, DSV4_SM90(mhc_pre)};
+const Variants<MhcPostParams> kMhcPost{&cpu::mhc_post, DSV4_SM90(mhc_post)};
+const Variants<MhcFusedParams> kMhcFused{&cpu::mhc_fused_post_pre, DSV4_SM90(mhc_fused_post_pre)};
+const Variants<MhcPreParams> kHcHead{&cpu::hc_head, DSV4_SM90(hc_head)};
+const Variants<SinkhornParams> kSinkhorn{&cpu::sinkhorn, DSV4_SM90(sinkhorn)};
+const Variants<TopKParams> kTopK{&cpu::top_k_per_row, DSV4_SM90(top_k_per_row)};
+const Variants<RaggedPackParams> kRaggedPack{&cpu::ragged_pack, DSV4_SM90(ragged_pack)};
+
+// CPU work runs on torch's intra-op thread pool.
+void torch_parallel_for(int64_t begin, int64_t end, int64_t grain, cpu::Executor::Body body, void* ctx) {
+  torch::stable::parallel_for(begin, end, grain, [&](int64_t b, int64_t e) { body(b, e, ctx); });
+}
+
+template <class P>
+void run(const Variants<P>& v, const ArgCheck& check, const Tensor& on, const P& p) {
+  if (on.is_cpu()) {
+    v.cpu(p, cpu::Executor{&torch_parallel_for});
+    return;
+  }
+#ifdef DSV4EXT_WITH_CUDA
+  if (on.is_cuda()) {
+    const int device = on.get_device_index();
+    const int sm = cuda::device_sm_version(device);
+    check.require(sm / 10 == 9, "this build has CUDA kernels for sm_90a only; device cuda:", device,
+                  " is sm_", sm);
+    check.require(v.sm90 != nullptr, "no CUDA kernel for this op in this build yet");
+    torch::stable::accelerator::DeviceGuard guard(device);
+    void* stream = nullptr;
+    TORCH_ERROR_CODE_CHECK(aoti_torch_get_current_cuda_stream(device, &stream));
+    const int err = v.sm90(p, stream);
+    check.require(err == 0, "CUDA launch failed: ", cuda::error_string(err));
+    return;
+  }
+#endif
+  check.fail("no backend for the device of the inputs in this build (built backends: ",
+             DSV4EXT_BACKENDS, ")");
+}
+
+}  // namespace
+
+void launch_mhc_pre(const ArgCheck& c, const Tensor& on, const MhcPreParams& p) { run(kMhcPre, c, on, p); }
+void launch_mhc_post(const ArgCheck& c, const Tensor& on, const MhcPostParams& p) { run(kMhcPost, c, on, p); }
+void launch_mhc_fused_post_pre(const ArgCheck& c, const Tensor& on, const MhcFusedParams& p) {
+  run(kMhcFused, c, on, p);
+}
+void launch_hc_head(const ArgCheck& c, const Tensor& on, const MhcPreParams& p) { run(kHcHead, c, on, p); }
+void launch_sinkhorn(const ArgCheck& c, const Tensor& on, const SinkhornParams& p) {
+  run(kSinkhorn, c, on, p);
+}
+void launch_top_k_per_row(const ArgCheck& c, const Tensor& on, const TopKParams& p) { run(kTopK, c, on, p); }
+void launch_ragged_pack(const ArgCheck& c, const Tensor& on, const RaggedPackParams& p) {
+  run(kRaggedPack, c, on, p);
+}
+
+}  // namespace dsv4::binding
