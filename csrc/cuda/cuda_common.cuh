@@ -1,0 +1,83 @@
+// Small device helpers shared by the CUDA kernels: 16-byte bf16 loads, warp/block sums with a
+// fixed order (so results depend only on the sizes), and the hc_mult -> template dispatch.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <type_traits>
+
+#include "../common/bf16.h"
+
+namespace dsv4::cuda {
+
+constexpr int kWarp = 32;
+
+// 8 bf16 values <-> 16 bytes.
+struct alignas(16) Bf16x8 {
+  bf16 v[8];
+};
+
+__device__ __forceinline__ void load_bf16x8(const bf16* src, float (&out)[8]) {
+  const Bf16x8 raw = *reinterpret_cast<const Bf16x8*>(src);
+#pragma unroll
+  for (int j = 0; j < 8; ++j) out[j] = to_float(raw.v[j]);
+}
+
+__device__ __forceinline__ void store_bf16x8(bf16* dst, const float (&in)[8]) {
+  Bf16x8 raw;
+#pragma unroll
+  for (int j = 0; j < 8; ++j) raw.v[j] = to_bf16(in[j]);
+  *reinterpret_cast<Bf16x8*>(dst) = raw;
+}
+
+__device__ __forceinline__ float warp_sum(float v) {
+#pragma unroll
+  for (int o = kWarp / 2; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);
+  return v;
+}
+
+// Sums `count` per-thread values across the block into out[0..count) (shared memory). `scratch`
+// holds count * (blockDim.x / 32) floats. Ends with a barrier; every thread may read `out`.
+template <int kCount>
+__device__ __forceinline__ void block_sum(const float (&v)[kCount], float* scratch, float* out) {
+  const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp, warps = blockDim.x / kWarp;
+#pragma unroll
+  for (int m = 0; m < kCount; ++m) {
+    const float s = warp_sum(v[m]);
+    if (lane == 0) scratch[m * warps + warp] = s;
+  }
+  __syncthreads();
+  for (int m = threadIdx.x; m < kCount; m += blockDim.x) {
+    float s = 0.0f;
+    for (int w = 0; w < warps; ++w) s += scratch[m * warps + w];
+    out[m] = s;
+  }
+  __syncthreads();
+}
+
+inline bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
+
+// Calls f(std::integral_constant<int, N>{}) for the runtime hc_mult n in 1..8.
+template <class F>
+int dispatch_hc_mult(int n, F&& f) {
+  switch (n) {
+    case 1: return f(std::integral_constant<int, 1>{});
+    case 2: return f(std::integral_constant<int, 2>{});
+    case 3: return f(std::integral_constant<int, 3>{});
+    case 4: return f(std::integral_constant<int, 4>{});
+    case 5: return f(std::integral_constant<int, 5>{});
+    case 6: return f(std::integral_constant<int, 6>{});
+    case 7: return f(std::integral_constant<int, 7>{});
+    case 8: return f(std::integral_constant<int, 8>{});
+    default: return int(cudaErrorInvalidValue);
+  }
+}
+
+// Grid size for a grid-stride loop over `items` with `per_block` items per block pass.
+inline unsigned grid_for(int64_t items, int per_block, int64_t cap = 65535LL * 32) {
+  int64_t g = (items + per_block - 1) / per_block;
+  if (g < 1) g = 1;
+  return unsigned(g < cap ? g : cap);
+}
+
+}  // namespace dsv4::cuda

@@ -1,0 +1,65 @@
+// ragged_pack on CUDA, one launch, no workspace (../shared/spec/topk.md §6.3): each block owns a
+// contiguous range of rows, finds its base offset by summing the (clamped) lengths of all earlier
+// rows, block-scans its own lengths with CUB, writes their indptr entries and copies the rows,
+// one warp per row. Nothing past indptr[R] is written.
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+
+#include "../common/topk_math.h"
+#include "cuda_common.cuh"
+#include "cuda_ops.h"
+
+namespace dsv4::cuda {
+
+namespace {
+
+constexpr int kPackThreads = 256;
+constexpr int kRowsPerBlock = kPackThreads;
+
+__global__ void __launch_bounds__(kPackThreads) ragged_pack_kernel(RaggedPackParams p) {
+  using Reduce = cub::BlockReduce<int64_t, kPackThreads>;
+  using Scan = cub::BlockScan<int64_t, kPackThreads>;
+  __shared__ union {
+    typename Reduce::TempStorage reduce;
+    typename Scan::TempStorage scan;
+  } tmp;
+  __shared__ int64_t row_offset[kRowsPerBlock];
+  __shared__ int64_t base;
+
+  const int64_t r0 = int64_t(blockIdx.x) * kRowsPerBlock;
+  int64_t before = 0;
+  for (int64_t q = threadIdx.x; q < r0; q += kPackThreads) before += ragged_length(p, q);
+  before = Reduce(tmp.reduce).Sum(before);
+  if (threadIdx.x == 0) base = before;
+  __syncthreads();
+
+  const int64_t r = r0 + threadIdx.x;
+  const int64_t len = r < p.rows ? ragged_length(p, r) : 0;
+  int64_t offset;
+  Scan(tmp.scan).ExclusiveSum(len, offset);
+  offset += base;
+  row_offset[threadIdx.x] = offset;
+  if (r < p.rows) p.indptr_out[r + 1] = int32_t(offset + len);
+  if (r == 0) p.indptr_out[0] = 0;
+  __syncthreads();
+
+  const int lane = threadIdx.x % kWarp;
+  for (int local = threadIdx.x / kWarp; local < kRowsPerBlock && r0 + local < p.rows;
+       local += kPackThreads / kWarp) {
+    const int64_t row = r0 + local;
+    const int64_t n = ragged_length(p, row);
+    const int32_t* src = p.dense + row * p.dense_row_stride;
+    int32_t* dst = p.indices_out + row_offset[local];
+    for (int64_t j = lane; j < n; j += kWarp) dst[j] = ragged_map(src[j], p.num_kv, p.fill);
+  }
+}
+
+}  // namespace
+
+int ragged_pack(const RaggedPackParams& p, void* stream) {
+  const unsigned grid = unsigned((p.rows + kRowsPerBlock - 1) / kRowsPerBlock);
+  ragged_pack_kernel<<<grid > 0 ? grid : 1, kPackThreads, 0, static_cast<cudaStream_t>(stream)>>>(p);
+  return int(cudaGetLastError());
+}
+
+}  // namespace dsv4::cuda
