@@ -5,6 +5,8 @@ build has the CUDA backend. Tolerances are stated in bf16 ulps of the exact (flo
 fp32 accumulation error of the sum that produced it, as shared/spec/ops.md §6.2 asks.
 """
 
+import contextlib
+
 import pytest
 import torch
 
@@ -93,3 +95,22 @@ def spread_magnitudes(t: torch.Tensor, decades: float = 6.0) -> torch.Tensor:
     u = torch.rand(tokens, dtype=torch.float64)
     scale = torch.pow(10.0, u * decades - decades / 2).to(t.dtype)
     return t * scale.view(tokens, *([1] * (t.dim() - 1))).to(t.device)
+
+
+@contextlib.contextmanager
+def poisoned_outputs(nbytes: int, device: str):
+    """For ops that allocate their outputs: poison_allocator(nbytes), and for the duration torch's
+    deterministic fill of uninitialised memory (NaN for floating tensors), which also reaches the
+    ops' torch::stable::new_empty. The CPU allocator does not reliably hand back the poisoned block,
+    so the fill is what catches unwritten elements there."""
+    poison_allocator(nbytes, device)
+    det = torch.are_deterministic_algorithms_enabled()
+    warn_only = torch.is_deterministic_algorithms_warn_only_enabled()
+    fill = torch.utils.deterministic.fill_uninitialized_memory
+    torch.use_deterministic_algorithms(True)
+    torch.utils.deterministic.fill_uninitialized_memory = True
+    try:
+        yield
+    finally:
+        torch.use_deterministic_algorithms(det, warn_only=warn_only)
+        torch.utils.deterministic.fill_uninitialized_memory = fill

@@ -1,0 +1,42 @@
+"""Runs every CUDA op once at small sizes (vector and scalar paths, odd sizes, T = 0) for
+compute-sanitizer: `compute-sanitizer --tool memcheck|racecheck python3 scripts/sanitize_ops.py`."""
+
+import torch
+
+import dsv4ext
+from dsv4ext import ops
+
+
+def main():
+    dev = "cuda"
+    gen = torch.Generator().manual_seed(0)
+    for n, hidden, tokens in [(4, 64, 19), (3, 65, 5), (8, 24, 3), (1, 7, 2), (4, 256, 0)]:
+        m3 = n * (n + 2)
+        r = torch.randn(tokens, n, hidden, generator=gen).bfloat16().to(dev)
+        fn = (torch.randn(m3, n * hidden, generator=gen) / (n * hidden) ** 0.5).to(dev)
+        sc, base = torch.randn(3, generator=gen).to(dev), torch.randn(m3, generator=gen).to(dev)
+        w = torch.randn(hidden, generator=gen).bfloat16().to(dev)
+        x = torch.randn(tokens, hidden, generator=gen).bfloat16().to(dev)
+        post, comb = torch.rand(tokens, n, 1).to(dev), torch.rand(tokens, n, n).to(dev)
+        for norm in (None, w):
+            ops.mhc_pre(r, fn, sc, base, norm_weight=norm)
+            ops.mhc_fused_post_pre(x, r, post, comb, fn, sc, base, norm_weight=norm)
+        ops.mhc_post(x, r, post, comb)
+        ops.hc_head(r, fn[:n], sc[:1], base[:n])
+        ops.sinkhorn(torch.randn(tokens, n, n).to(dev), 3, 1e-6)
+    for rows, width, k in [(6, 3000, 64), (3, 100, 128), (0, 10, 4)]:
+        logits = torch.randn(rows, width).to(dev)
+        starts = torch.randint(0, 50, (rows,), dtype=torch.int32).to(dev)
+        ends = torch.randint(0, width, (rows,), dtype=torch.int32).to(dev)
+        ops.top_k_per_row_prefill(logits, starts, ends, k)
+        ops.top_k_per_row_decode(logits, 1, ends, k, deterministic=True)
+    dense = torch.randint(0, 100, (300, 33), dtype=torch.int32).to(dev)
+    lengths = torch.randint(-2, 40, (300,), dtype=torch.int32).to(dev)
+    ops.ragged_pack(dense, lengths, torch.empty(300 * 33, dtype=torch.int32, device=dev),
+                    torch.empty(301, dtype=torch.int32, device=dev), num_kv=50)
+    torch.cuda.synchronize()
+    print("sanitize_ops: all ops ran,", dsv4ext.__version__)
+
+
+if __name__ == "__main__":
+    main()
