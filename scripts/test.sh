@@ -8,10 +8,10 @@ if ! dpkg -s libgtest-dev >/dev/null 2>&1; then
 fi
 [ -x /usr/local/cuda/bin/nvcc ] && export PATH=/usr/local/cuda/bin:$PATH
 BIN=$PWD/.venv/bin
+mkdir -p build
 "$BIN/cmake" -S . -B build/cpp-tests -G Ninja -DDSV4EXT_BUILD_MODULE=OFF -DDSV4EXT_BUILD_TESTS=ON \
-  -DPython_EXECUTABLE="$BIN/python" -DCMAKE_MAKE_PROGRAM="$BIN/ninja" > build-cpp-tests.log 2>&1 \
-  || { cat build-cpp-tests.log; exit 1; }
-rm -f build-cpp-tests.log
+  -DPython_EXECUTABLE="$BIN/python" -DCMAKE_MAKE_PROGRAM="$BIN/ninja" > build/cpp-tests.log 2>&1 \
+  || { cat build/cpp-tests.log; exit 1; }
 "$BIN/cmake" --build build/cpp-tests -j "${CMAKE_BUILD_PARALLEL_LEVEL:-2}"
 "$BIN/ctest" --test-dir build/cpp-tests --output-on-failure
 "$BIN/python" -m pytest tests/python -q -rs "$@"

@@ -21,6 +21,8 @@ HC_EPS = 1e-6  # hc_pre_eps and hc_sinkhorn_eps (DeepSeek-V4 value)
 # fp32 mixes (post_mix, comb_mix) against float64: §6.2 "within fp32 accumulation error". Measured
 # errors are <= 6e-7 relative for K up to 57344; 1e-5 is the vX FP32 tolerance.
 MIX_RTOL, MIX_ATOL = 1e-5, 1e-6
+# Fake tensors need no GPU, only a CUDA build of torch.
+FAKE_DEVICES = ["cpu"] + (["cuda"] if torch.backends.cuda.is_built() else [])
 
 
 @dataclass(frozen=True)
