@@ -1,10 +1,15 @@
 #include "cuda_ops.h"
+#include "mhc_cluster_kernel.cuh"
 #include "mhc_pre_kernel.cuh"
 
 namespace dsv4::cuda {
 
 int mhc_pre(const MhcPreParams& p, void* stream) {
-  return launch_mhc_pre<false>(p, static_cast<cudaStream_t>(stream));
+  const auto s = static_cast<cudaStream_t>(stream);
+  MhcFusedParams fp{};
+  fp.pre = p;
+  const int err = cluster_mhc::launch<cluster_mhc::Mode::kPre>(fp, s);
+  return err >= 0 ? err : launch_mhc_pre<false>(p, s);
 }
 
 }  // namespace dsv4::cuda

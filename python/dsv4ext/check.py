@@ -18,6 +18,7 @@ from . import ops, reference
 class Result:
     op: str
     device: str
+    case: str
     error: float
     limit: float
     unit: str
@@ -65,43 +66,53 @@ SCALARS = (1e-6, 1e-6, 1e-6, 2.0, 20)
 
 
 def _check_mhc(device: str, gen) -> List[Result]:
-    residual, fn, hc_scale, hc_base, w, x, post, comb = _mhc_inputs(device, gen=gen)
+    # n = 4 with D % 512 == 0 takes the CUDA fast path; n = 3 with odd D the general kernels.
+    return [r for n, hidden in ((4, 4096), (3, 1029)) for r in _check_mhc_case(device, gen, n, hidden)]
+
+
+def _check_mhc_case(device: str, gen, n: int, hidden: int) -> List[Result]:
+    case = f"T=33 n={n} D={hidden}"
+    residual, fn, hc_scale, hc_base, w, x, post, comb = _mhc_inputs(device, n=n, hidden=hidden, gen=gen)
     results = []
     for norm in (None, w):
         got = ops.mhc_pre(residual, fn, hc_scale, hc_base, *SCALARS, norm_weight=norm)
         exact = reference.mhc_pre(residual.cpu(), fn.cpu(), hc_scale.cpu(), hc_base.cpu(), *SCALARS,
                                   None if norm is None else norm.cpu(), exact=True)
         name = "mhc_pre" + ("+norm" if norm is not None else "")
-        results.append(Result(name, device, max(_rel_error(got[0], exact[0]), _rel_error(got[1], exact[1])),
+        results.append(Result(name, device, case, max(_rel_error(got[0], exact[0]), _rel_error(got[1], exact[1])),
                               1e-5, "rel (mixes)"))
-        results.append(Result(name, device, _ulp_error(got[2], exact[2]), 2.0 if norm is not None else 1.0,
+        results.append(Result(name, device, case, _ulp_error(got[2], exact[2]), 2.0 if norm is not None else 1.0,
                               "ulp (layer_input)"))
     got = ops.mhc_post(x, residual, post, comb)
     exact = reference.mhc_post(x.cpu(), residual.cpu(), post.cpu(), comb.cpu(), exact=True)
-    results.append(Result("mhc_post", device, _ulp_error(got, exact), 1.0, "ulp"))
+    results.append(Result("mhc_post", device, case, _ulp_error(got, exact), 1.0, "ulp"))
 
     got = ops.mhc_fused_post_pre(x, residual, post, comb, fn, hc_scale, hc_base, *SCALARS, norm_weight=w)
     exact_res = reference.mhc_post(x.cpu(), residual.cpu(), post.cpu(), comb.cpu(), exact=True)
     exact_pre = reference.mhc_pre(got[0].cpu(), fn.cpu(), hc_scale.cpu(), hc_base.cpu(), *SCALARS, w.cpu(),
                                   exact=True)
-    results.append(Result("mhc_fused_post_pre", device, _ulp_error(got[0], exact_res), 1.0, "ulp (residual)"))
-    results.append(Result("mhc_fused_post_pre", device,
+    results.append(Result("mhc_fused_post_pre", device, case, _ulp_error(got[0], exact_res), 1.0, "ulp (residual)"))
+    results.append(Result("mhc_fused_post_pre", device, case,
                           max(_rel_error(got[1], exact_pre[0]), _rel_error(got[2], exact_pre[1])), 1e-5,
                           "rel (mixes)"))
-    results.append(Result("mhc_fused_post_pre", device, _ulp_error(got[3], exact_pre[2]), 2.0,
+    results.append(Result("mhc_fused_post_pre", device, case, _ulp_error(got[3], exact_pre[2]), 2.0,
                           "ulp (layer_input)"))
 
-    head_fn, head_scale, head_base = fn[:4], hc_scale[:1], hc_base[:4]
+    head_fn, head_scale, head_base = fn[:n], hc_scale[:1], hc_base[:n]
     got = ops.hc_head(residual, head_fn, head_scale, head_base, 1e-6, 1e-6)
     exact = reference.hc_head(residual.cpu(), head_fn.cpu(), head_scale.cpu(), head_base.cpu(), 1e-6, 1e-6,
                               exact=True)
-    results.append(Result("hc_head", device, _ulp_error(got, exact), 1.0, "ulp"))
+    results.append(Result("hc_head", device, case, _ulp_error(got, exact), 1.0, "ulp"))
 
-    logits = (torch.randn(257, 4, 4, generator=gen) * 3).to(device)
+    logits = (torch.randn(257, n, n, generator=gen) * 3).to(device)
     got = ops.sinkhorn(logits, 20, 1e-6)
     exact = reference.sinkhorn(logits.cpu(), 20, 1e-6, exact=True)
-    results.append(Result("sinkhorn", device, _rel_error(got, exact), 1e-5, "rel"))
+    results.append(Result("sinkhorn", device, case, _rel_error(got, exact), 1e-5, "rel"))
     return results
+
+
+def _rows_wrong(got: torch.Tensor, exact: torch.Tensor) -> float:
+    return float((got.cpu() != exact).any(1).sum())
 
 
 def _check_topk(device: str, gen) -> List[Result]:
@@ -115,7 +126,7 @@ def _check_topk(device: str, gen) -> List[Result]:
     s, n = reference.row_windows_prefill(width, starts, ends)
     exact = reference.top_k_per_row(logits, s, n, k)
     got = ops.top_k_per_row_prefill(logits.to(device), starts.to(device), ends.to(device), k, deterministic=True)
-    results.append(Result("top_k_per_row_prefill", device, float((got.cpu() != exact).any(1).sum()), 0,
+    results.append(Result("top_k_per_row_prefill", device, "64x5000 k=512", _rows_wrong(got, exact), 0,
                           "rows wrong"))
 
     next_n = 2
@@ -123,7 +134,7 @@ def _check_topk(device: str, gen) -> List[Result]:
     s, n = reference.row_windows_decode(rows, width, next_n, seq_lens)
     exact = reference.top_k_per_row(logits, s, n, k)
     got = ops.top_k_per_row_decode(logits.to(device), next_n, seq_lens.to(device), k, deterministic=True)
-    results.append(Result("top_k_per_row_decode", device, float((got.cpu() != exact).any(1).sum()), 0,
+    results.append(Result("top_k_per_row_decode", device, "64x5000 k=512 next_n=2", _rows_wrong(got, exact), 0,
                           "rows wrong"))
 
     dense = torch.randint(-5, 1000, (300, 77), generator=gen, dtype=torch.int32)
@@ -133,7 +144,7 @@ def _check_topk(device: str, gen) -> List[Result]:
     ptr_out = torch.full((302,), -7, dtype=torch.int32, device=device)
     got_idx, got_ptr = ops.ragged_pack(dense.to(device), lengths.to(device), idx_out, ptr_out, num_kv=900)
     wrong = int((got_ptr.cpu() != indptr).sum()) + int((got_idx.cpu()[: packed.numel()] != packed).sum())
-    results.append(Result("ragged_pack", device, float(wrong), 0, "elements wrong"))
+    results.append(Result("ragged_pack", device, "300x77", float(wrong), 0, "elements wrong"))
     return results
 
 
