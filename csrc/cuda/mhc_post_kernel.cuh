@@ -1,3 +1,6 @@
+// mhc_post on CUDA: elementwise over (token, 8 consecutive d). Each item reads x and the n source
+// streams once and writes the n destination streams: out[j] = post[j] * x + sum_i comb[i, j] * R[i]
+// (comb applied transposed, §3.6). Also the post half of the general fused op.
 #pragma once
 
 #include "../common/op_params.h"
