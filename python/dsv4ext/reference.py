@@ -156,7 +156,7 @@ def ragged_pack(dense: Tensor, lengths: Tensor, num_kv: int = -1, fill: int = -1
     indptr = torch.zeros(dense.shape[0] + 1, dtype=torch.int64)
     indptr[1:] = torch.cumsum(lengths, 0)
     parts = [dense[r, :int(lengths[r])] for r in range(dense.shape[0])]
-    packed = torch.cat(parts) if parts else torch.zeros(0, dtype=torch.int32)
+    packed = (torch.cat(parts) if parts else torch.zeros(0, dtype=torch.int32)).long()  # int64: num_kv may pass 2^31
     if num_kv >= 0:
         packed = torch.where((packed < 0) | (packed >= num_kv), torch.full_like(packed, fill), packed)
     return packed.to(torch.int32), indptr.to(torch.int32)

@@ -80,15 +80,19 @@ def test_num_kv_mapping(device, num_kv, fill):
     """num_kv >= 0: values outside [0, num_kv) become fill; num_kv < 0: copied unchanged."""
     g = torch.Generator().manual_seed(abs(num_kv) % 1000)
     dense, lengths = _random(40, 64, g)
-    dense[0, :4] = torch.tensor([INT_MIN, -1, INT_MAX, 0], dtype=torch.int32)
+    edge = min(max(num_kv, 1), INT_MAX)  # num_kv itself (mapped) and num_kv - 1 (kept), when in range
+    dense[0, :6] = torch.tensor([INT_MIN, -1, INT_MAX, 0, edge - 1, edge], dtype=torch.int32)
     lengths[0] = 64
     indices_out, indptr_out = pack(dense.to(device), lengths.to(device), num_kv, fill)
     check_pack(dense, lengths, indices_out, indptr_out, num_kv, fill)
-    head = indices_out[:4].tolist()
+    head = indices_out[:6].tolist()
     if num_kv < 0:
-        assert head == [INT_MIN, -1, INT_MAX, 0]
+        assert head == [INT_MIN, -1, INT_MAX, 0, edge - 1, edge]
+    elif num_kv > INT_MAX:
+        assert head == [fill, fill, INT_MAX, 0, INT_MAX - 1, INT_MAX]
     else:
-        assert head == [fill, fill, fill if num_kv <= INT_MAX else INT_MAX, fill if num_kv == 0 else 0]
+        keep = lambda v: v if 0 <= v < num_kv else fill  # noqa: E731
+        assert head == [fill, fill, fill, keep(0), keep(edge - 1), fill]
 
 
 @pytest.mark.parametrize("pitch", [17, 24, 100])
@@ -103,6 +107,21 @@ def test_dense_row_stride_larger_than_width(device, pitch):
     out = pack(view, lengths.to(device))
     check_pack(dense, lengths, *out)
     assert not bool((out[0] == -777).any())
+
+
+def test_64bit_row_offsets(device):
+    """dense row 1 starts 2^31 elements into the buffer (8 GiB of untouched virtual memory)."""
+    try:
+        big = torch.empty(2**31 + 64, dtype=torch.int32, device=device)
+    except (RuntimeError, MemoryError):
+        pytest.skip("cannot reserve 8 GiB")
+    dense = torch.arange(128, dtype=torch.int32).view(2, 64)
+    big[:64] = dense[0].to(device)
+    big[2**31:] = dense[1].to(device)
+    view = big.as_strided((2, 64), (2**31, 1))
+    lengths = i32([10, 64])
+    out = pack(view, lengths.to(device))
+    check_pack(dense, lengths, *out)
 
 
 @pytest.mark.parametrize("rows,width", [(0, 8), (0, 0), (4, 0)], ids=["R0", "R0_W0", "W0"])

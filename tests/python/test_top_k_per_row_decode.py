@@ -40,15 +40,16 @@ def _seq_lens(batch, next_n, width, k, two_d, g):
     return lens[torch.randperm(batch, generator=g)].to(torch.int32)
 
 
-CASES = [(1, 1, False), (2, 7, False), (4, 512, False), (4, 2048, False), (1, 512, True), (2, 2048, True),
-         (4, 7, True)]
+# (next_n, k, 2-D seq_lens, width); the last case has k > width.
+CASES = [(1, 1, False, 64), (2, 7, False, 64), (4, 512, False, 1536), (4, 2048, False, 6144), (1, 512, True, 1536),
+         (2, 2048, True, 6144), (4, 7, True, 64), (2, 2048, False, 1000)]
 
 
 @DET
-@pytest.mark.parametrize("next_n,k,two_d", CASES, ids=[f"n{n}-k{k}-{'2d' if t else '1d'}" for n, k, t in CASES])
-def test_random_vs_reference(device, next_n, k, two_d, deterministic):
-    g = torch.Generator().manual_seed(next_n * 1000 + k)
-    width = max(3 * k, 64)
+@pytest.mark.parametrize("next_n,k,two_d,width", CASES,
+                         ids=[f"n{n}-k{k}-{'2d' if t else '1d'}-w{w}" for n, k, t, w in CASES])
+def test_random_vs_reference(device, next_n, k, two_d, width, deterministic):
+    g = torch.Generator().manual_seed(next_n * 1000 + k + width)
     batch = 12
     seq_lens = _seq_lens(batch, next_n, width, k, two_d, g)
     logits = torch.randn(batch * next_n, width, generator=g)

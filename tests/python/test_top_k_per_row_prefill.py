@@ -70,6 +70,35 @@ def test_logits_layouts(device, layout, deterministic):
     check_prefill(dense, starts, ends, k, out, deterministic)
 
 
+def test_zero_strides(device):
+    """Broadcast logits (stride 0 along rows or columns) are legal inputs."""
+    row = torch.randn(300, device=device)
+    starts, ends = i32([0, 7, 100], device), i32([300, 300, 250], device)
+    rows_bcast = row.expand(3, 300)
+    out = run_prefill(rows_bcast, starts, ends, 32, True)
+    check_prefill(rows_bcast.contiguous(), starts, ends, 32, out, True)
+    cols_bcast = torch.randn(3, 1, device=device).expand(3, 300)  # every value tied: lowest indices
+    out = run_prefill(cols_bcast, starts, ends, 32, True)
+    assert torch.equal(out.cpu(), torch.arange(32, dtype=torch.int32).repeat(3, 1))
+
+
+def test_64bit_row_offsets(device):
+    """Row 1 starts 2^31 elements into the buffer (8 GiB of untouched virtual memory on the CPU):
+    32-bit offset arithmetic would read row 0 or fault."""
+    try:
+        big = torch.empty(2**31 + 4096, device=device)
+    except (RuntimeError, MemoryError):
+        pytest.skip("cannot reserve 8 GiB")
+    g = torch.Generator().manual_seed(1)
+    dense = torch.randn(2, 4096, generator=g)
+    big[:4096] = dense[0].to(device)
+    big[2**31:] = dense[1].to(device)
+    logits = big.as_strided((2, 4096), (2**31, 1))
+    starts, ends = i32([0, 5], device), i32([4096, 4000], device)
+    out = run_prefill(logits, starts, ends, 512, True)
+    check_prefill(dense, starts, ends, 512, out, True)
+
+
 PATTERN_KS = {"lesson1_2000x2_5000band": [2048], "lesson1_100win_8220zeros": [2048]}
 PATTERN_CASES = [(p, k) for p in PATTERNS for k in PATTERN_KS.get(p, [512, 2048])]
 

@@ -1,0 +1,203 @@
+// Shared torch-free math: bf16 conversions, the top-k order key, row windows and the ragged-pack map.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "common/bf16.h"
+#include "common/topk_math.h"
+
+namespace dsv4 {
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr int32_t kIntMin = std::numeric_limits<int32_t>::min();
+constexpr int32_t kIntMax = std::numeric_limits<int32_t>::max();
+
+uint16_t bf16_bits_of(uint32_t f32_bits) { return to_bf16(bits_to_float(f32_bits)).bits; }
+
+bool is_bf16_nan(uint16_t b) { return (b & 0x7fffu) > 0x7f80u; }
+
+// Independent round-to-nearest-even in double: pick the nearer of the two bf16 neighbours.
+uint16_t bf16_rne_reference(float x) {
+  const uint32_t u = float_to_bits(x);
+  const uint32_t lo = u & 0xffff0000u;
+  const double below = double(bits_to_float(lo));
+  const double above = (lo & 0x7fffffffu) == 0x7f7f0000u
+                           ? std::copysign(std::ldexp(1.0, 128), double(x))  // next step is inf
+                           : double(bits_to_float(lo + 0x10000u));
+  const double d_lo = std::fabs(double(x) - below), d_hi = std::fabs(above - double(x));
+  uint32_t pick = lo;
+  if (d_hi < d_lo || (d_hi == d_lo && ((lo >> 16) & 1u))) pick = lo + 0x10000u;
+  return uint16_t(pick >> 16);
+}
+
+TEST(Bf16, ExactValuesAndSignedZero) {
+  EXPECT_EQ(to_bf16(1.0f).bits, 0x3f80);
+  EXPECT_EQ(to_bf16(-2.0f).bits, 0xc000);
+  EXPECT_EQ(to_bf16(0.0f).bits, 0x0000);
+  EXPECT_EQ(to_bf16(-0.0f).bits, 0x8000);
+  EXPECT_EQ(to_float(bf16{0x3f80}), 1.0f);
+  EXPECT_EQ(float_to_bits(to_float(bf16{0x8000})), 0x80000000u);
+}
+
+TEST(Bf16, RoundsToNearestEvenOnTies) {
+  EXPECT_EQ(bf16_bits_of(0x3f808000u), 0x3f80);  // halfway, 0x3f80 even: down
+  EXPECT_EQ(bf16_bits_of(0x3f818000u), 0x3f82);  // halfway, 0x3f81 odd: up
+  EXPECT_EQ(bf16_bits_of(0x3f808001u), 0x3f81);  // just above halfway
+  EXPECT_EQ(bf16_bits_of(0x3f807fffu), 0x3f80);  // just below halfway
+  EXPECT_EQ(bf16_bits_of(0xbf808000u), 0xbf80);  // negative ties, same rule on the magnitude
+  EXPECT_EQ(bf16_bits_of(0xbf818000u), 0xbf82);
+  EXPECT_EQ(bf16_bits_of(0x3fffffffu), 0x4000);  // carry into the exponent
+  EXPECT_EQ(bf16_bits_of(0x00008000u), 0x0000);  // subnormal tie to even (zero)
+  EXPECT_EQ(bf16_bits_of(0x00018000u), 0x0002);
+  EXPECT_EQ(bf16_bits_of(0x80008000u), 0x8000);  // keeps the sign of zero
+}
+
+TEST(Bf16, InfinityAndOverflow) {
+  EXPECT_EQ(to_bf16(kInf).bits, 0x7f80);
+  EXPECT_EQ(to_bf16(-kInf).bits, 0xff80);
+  EXPECT_EQ(to_bf16(std::numeric_limits<float>::max()).bits, 0x7f80);    // rounds up to inf
+  EXPECT_EQ(to_bf16(-std::numeric_limits<float>::max()).bits, 0xff80);
+  EXPECT_EQ(bf16_bits_of(0x7f7f8000u), 0x7f80);  // halfway to inf from odd 0x7f7f: inf
+  EXPECT_EQ(bf16_bits_of(0x7f7f7fffu), 0x7f7f);  // below halfway: largest finite bf16
+}
+
+TEST(Bf16, NanStaysQuietNanWithSign) {
+  for (uint32_t nan : {0x7fc00000u, 0x7f800001u, 0x7f80ffffu, 0x7fffffffu, 0xffc00000u, 0xff800001u}) {
+    const uint16_t b = bf16_bits_of(nan);
+    EXPECT_TRUE(is_bf16_nan(b)) << std::hex << nan << " -> " << b;  // truncation would give inf here
+    EXPECT_TRUE(b & 0x0040u) << "quiet bit";
+    EXPECT_EQ(b & 0x8000u, (nan >> 16) & 0x8000u) << "sign";
+    EXPECT_TRUE(std::isnan(to_float(bf16{b})));
+  }
+}
+
+TEST(Bf16, EveryBf16RoundTrips) {
+  for (uint32_t b = 0; b <= 0xffffu; ++b) {
+    const float f = to_float(bf16{uint16_t(b)});
+    EXPECT_EQ(float_to_bits(f), b << 16);
+    if (is_bf16_nan(uint16_t(b))) {
+      EXPECT_TRUE(is_bf16_nan(to_bf16(f).bits));
+    } else {
+      ASSERT_EQ(to_bf16(f).bits, b) << std::hex << b;
+    }
+  }
+}
+
+TEST(Bf16, MatchesDoubleReferenceOnRandomBits) {
+  std::mt19937 gen(1);
+  for (int i = 0; i < 1000000; ++i) {
+    const uint32_t u = gen();
+    const float x = bits_to_float(u);
+    if (std::isnan(x)) continue;
+    ASSERT_EQ(to_bf16(x).bits, bf16_rne_reference(x)) << std::hex << u;
+  }
+}
+
+// +inf > finite > -inf > NaN, -0.0 == +0.0, listed in increasing order.
+TEST(TopKKey, TotalOrder) {
+  const float denorm = std::numeric_limits<float>::denorm_min();
+  const float fmax = std::numeric_limits<float>::max();
+  const std::vector<float> ascending = {-kInf, -fmax, -1e30f, -65504.0f, -1.0f, -denorm, 0.0f,
+                                        denorm, 1e-30f, 1.0f, 1.0000001f, 65505.0f, 1e30f, fmax, kInf};
+  for (size_t i = 1; i < ascending.size(); ++i)
+    EXPECT_LT(topk_key(ascending[i - 1]), topk_key(ascending[i])) << ascending[i - 1] << " < " << ascending[i];
+  EXPECT_EQ(topk_key(-0.0f), topk_key(0.0f));
+  for (uint32_t nan : {0x7fc00000u, 0xffc00000u, 0x7f800001u, 0xffffffffu, 0x7fffffffu}) {
+    EXPECT_EQ(topk_key(bits_to_float(nan)), 0u) << std::hex << nan;
+    EXPECT_LT(topk_key(bits_to_float(nan)), topk_key(-kInf));
+  }
+}
+
+TEST(TopKKey, AgreesWithFloatComparisonOnRandomPairs) {
+  std::mt19937 gen(2);
+  for (int i = 0; i < 200000; ++i) {
+    const float a = bits_to_float(gen()), b = bits_to_float(gen());
+    if (std::isnan(a) || std::isnan(b)) continue;
+    ASSERT_EQ(a < b, topk_key(a) < topk_key(b)) << a << " vs " << b;
+    ASSERT_EQ(a == b, topk_key(a) == topk_key(b)) << a << " vs " << b;
+  }
+}
+
+TEST(TopKKey, RankKeyValueFirstThenLowestIndex) {
+  EXPECT_GT(topk_rank_key(1.0f, 0), topk_rank_key(1.0f, 1));  // tie: lower index ranks higher
+  EXPECT_GT(topk_rank_key(1.0f, 5), topk_rank_key(1.0f, kIntMax));
+  EXPECT_GT(topk_rank_key(1.0000001f, kIntMax), topk_rank_key(1.0f, 0));  // value dominates
+  EXPECT_GT(topk_rank_key(-kInf, 1000), topk_rank_key(bits_to_float(0x7fc00000u), 0));
+  EXPECT_EQ(topk_rank_key(-0.0f, 3), topk_rank_key(0.0f, 3));
+}
+
+TEST(TopKWindow, PrefillClampsToWidth) {
+  const int32_t starts[] = {5, -6, 30, 12, 45, -9, 38};
+  const int32_t ends[] = {25, 10, 99, 4, 50, -2, 40};
+  const int64_t want_start[] = {5, 0, 30, 12, 40, 0, 38}, want_len[] = {20, 10, 10, 0, 0, 0, 2};
+  TopKParams p{};
+  p.width = 40;
+  p.row_starts = starts;
+  p.row_ends = ends;
+  for (int r = 0; r < 7; ++r) {
+    int64_t s = -1, n = -1;
+    topk_row_window(p, r, &s, &n);
+    EXPECT_EQ(s, want_start[r]) << r;
+    EXPECT_EQ(n, want_len[r]) << r;
+  }
+}
+
+TEST(TopKWindow, DecodeOneAndTwoDimensionalSeqLens) {
+  TopKParams p{};
+  p.width = 50;
+  p.next_n = 4;
+  const int32_t one_d[] = {5, 1, 100};
+  const int64_t want_1d[] = {2, 3, 4, 5, 0, 0, 0, 1, 50, 50, 50, 50};
+  p.row_ends = one_d;
+  for (int r = 0; r < 12; ++r) {
+    int64_t s = -1, n = -1;
+    topk_row_window(p, r, &s, &n);
+    EXPECT_EQ(s, 0);
+    EXPECT_EQ(n, want_1d[r]) << r;
+  }
+  const int32_t two_d[] = {0, 9, -3, 70, 1, 7, 8, 2};
+  const int64_t want_2d[] = {0, 9, 0, 50, 1, 7, 8, 2};
+  p.row_ends = two_d;
+  p.seq_lens_2d = true;
+  for (int r = 0; r < 8; ++r) {
+    int64_t s = -1, n = -1;
+    topk_row_window(p, r, &s, &n);
+    EXPECT_EQ(s, 0);
+    EXPECT_EQ(n, want_2d[r]) << r;
+  }
+}
+
+TEST(RaggedMap, NegativeNumKvCopiesEverything) {
+  for (int32_t v : {kIntMin, -1, 0, 7, kIntMax}) {
+    EXPECT_EQ(ragged_map(v, -1, 99), v);
+    EXPECT_EQ(ragged_map(v, -12345, 99), v);
+  }
+}
+
+TEST(RaggedMap, OutOfRangeBecomesFill) {
+  EXPECT_EQ(ragged_map(0, 0, -1), -1);  // num_kv = 0: nothing is in range
+  EXPECT_EQ(ragged_map(-1, 10, 77), 77);
+  EXPECT_EQ(ragged_map(kIntMin, 10, 77), 77);
+  EXPECT_EQ(ragged_map(0, 10, 77), 0);
+  EXPECT_EQ(ragged_map(9, 10, 77), 9);
+  EXPECT_EQ(ragged_map(10, 10, 77), 77);
+  EXPECT_EQ(ragged_map(kIntMax, 10, kIntMin), kIntMin);
+  EXPECT_EQ(ragged_map(kIntMax, int64_t(1) << 40, -1), kIntMax);  // num_kv past int32
+  EXPECT_EQ(ragged_map(-5, int64_t(1) << 40, -1), -1);
+}
+
+TEST(RaggedMap, LengthClampsToWidth) {
+  const int32_t lengths[] = {-4, 0, 3, 8, 9, kIntMax, kIntMin};
+  const int64_t want[] = {0, 0, 3, 8, 8, 8, 0};
+  RaggedPackParams p{};
+  p.lengths = lengths;
+  p.width = 8;
+  for (int r = 0; r < 7; ++r) EXPECT_EQ(ragged_length(p, r), want[r]) << r;
+}
+
+}  // namespace
+}  // namespace dsv4
