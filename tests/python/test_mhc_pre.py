@@ -10,8 +10,8 @@ import torch
 from torch._subclasses.fake_tensor import FakeTensorMode
 
 from conftest import FP32_EPS, assert_bf16_close
-from mhc_cases import (CASES, FAKE_DEVICES, OPS, Case, PreInputs, assert_batch_invariant, assert_graph_replay_matches_eager,
-                       assert_same, nbytes, run_poisoned, seed_of, streams)
+from mhc_cases import (CASES, FAKE_DEVICES, OPS, Case, PreInputs, assert_batch_invariant,
+                       assert_graph_replay_matches_eager, assert_same, nbytes, run_poisoned, seed_of, streams)
 
 OP = OPS.mhc_pre
 
@@ -47,7 +47,7 @@ def test_fused_norm_matches_separate_rmsnorm(n, d, device):
     args[8] = None
     _, _, plain = OP(residual, *args)
     y = plain.cpu().double()
-    sep = y * torch.rsqrt(y.square().mean(-1, keepdim=True) + case.rms_eps) * w.cpu().double()
+    sep = y * torch.rsqrt(y.square().mean(-1, keepdim=True) + case.norm_eps) * w.cpu().double()
     assert_bf16_close(fused, sep, sep.abs() * (2.0 ** -9 + 8 * FP32_EPS), ulps=1, what="fused norm")
 
 
@@ -89,7 +89,8 @@ def _bad_cases():
         ("fn-rows", {1: torch.zeros(23, 32)}, "fn must have shape [24, 32], got [23, 32]"),
         ("fn-K", {1: torch.zeros(24, 36)}, "fn must have shape [24, 32], got [24, 36]"),
         ("fn-3d", {1: torch.zeros(24, n, d)}, "fn must have shape [24, 32], got [24, 4, 8]"),
-        ("fn-noncontig", {1: torch.zeros(32, 24).t()}, "fn must be contiguous, got shape [24, 32] with strides [1, 24]"),
+        ("fn-noncontig", {1: torch.zeros(32, 24).t()},
+         "fn must be contiguous, got shape [24, 32] with strides [1, 24]"),
         ("hc_scale-shape", {2: torch.zeros(1)}, "hc_scale must have shape [3], got [1]"),
         ("hc_scale-dtype", {2: torch.zeros(3, dtype=torch.float64)}, "hc_scale must have dtype Float, got Double"),
         ("hc_base-shape", {3: torch.zeros(4)}, "hc_base must have shape [24], got [4]"),
