@@ -1,0 +1,171 @@
+// The CUDA launchers against the CPU launchers, torch-free: device buffers from cudaMalloc, the
+// default stream. Skipped when no CUDA device is present (CI); run on the GPU machine by
+// scripts/gpu_check.sh. Both the cluster fast path (n = 4, D % 256 == 0) and the general kernels.
+#include <cuda_runtime.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+#include <vector>
+
+#include "cpu/cpu_ops.h"
+#include "cuda/cuda_ops.h"
+#include "test_util.h"
+
+namespace dsv4::test {
+namespace {
+
+bool have_gpu() {
+  int n = 0;
+  return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+}
+
+// A device copy of a host vector, freed with the object.
+template <class T>
+struct DeviceBuffer {
+  T* ptr = nullptr;
+  size_t n = 0;
+  explicit DeviceBuffer(const std::vector<T>& host) : n(host.size()) {
+    EXPECT_EQ(cudaMalloc(&ptr, std::max<size_t>(1, n) * sizeof(T)), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(ptr, host.data(), n * sizeof(T), cudaMemcpyHostToDevice), cudaSuccess);
+  }
+  explicit DeviceBuffer(size_t count) : DeviceBuffer(std::vector<T>(count)) {
+    EXPECT_EQ(cudaMemset(ptr, 0xff, n * sizeof(T)), cudaSuccess);  // poison
+  }
+  ~DeviceBuffer() { cudaFree(ptr); }
+  std::vector<T> host() const {
+    std::vector<T> out(n);
+    EXPECT_EQ(cudaMemcpy(out.data(), ptr, n * sizeof(T), cudaMemcpyDeviceToHost), cudaSuccess);
+    return out;
+  }
+};
+
+// |a - b| within `ulps` bf16 ulps of the larger magnitude (both backends are within 1 ulp of exact).
+void expect_bf16_near(const std::vector<bf16>& a, const std::vector<bf16>& b, float ulps) {
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i) {
+    const float x = to_float(a[i]), y = to_float(b[i]);
+    const float mag = std::max(std::fabs(x), std::fabs(y));
+    ASSERT_LE(std::fabs(x - y), ulps * std::ldexp(1.0f, std::ilogb(std::max(mag, 1e-30f)) - 7) + 1e-30f)
+        << "element " << i << ": " << x << " vs " << y;
+  }
+}
+
+void expect_float_near(const std::vector<float>& a, const std::vector<float>& b, float rtol) {
+  ASSERT_EQ(a.size(), b.size());
+  for (size_t i = 0; i < a.size(); ++i)
+    ASSERT_NEAR(a[i], b[i], rtol * (std::fabs(b[i]) + 1e-3f)) << "element " << i;
+}
+
+struct MhcCase {
+  int n;
+  int64_t hidden, tokens;
+  bool norm;
+};
+
+class CudaMhc : public ::testing::TestWithParam<MhcCase> {};
+
+TEST_P(CudaMhc, PreFusedHeadMatchCpu) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  const auto [n, hidden, tokens, norm] = GetParam();
+  const int64_t k = n * hidden, m3 = n * (n + 2);
+  auto residual = to_bf16_vec(normal_floats(size_t(tokens * k), 1));
+  auto x = to_bf16_vec(normal_floats(size_t(tokens * hidden), 2));
+  auto fn = normal_floats(size_t(m3 * k), 3, 1.0f / std::sqrt(float(k)));
+  auto scale = normal_floats(3, 4, 0.5f), base = normal_floats(size_t(m3), 5, 0.5f);
+  auto weight = to_bf16_vec(normal_floats(size_t(hidden), 6));
+  std::vector<float> post_in(size_t(tokens * n)), comb_in(size_t(tokens * n * n));
+  for (size_t i = 0; i < post_in.size(); ++i) post_in[i] = 0.5f + 0.01f * float(i % 97);
+  for (size_t i = 0; i < comb_in.size(); ++i) comb_in[i] = 0.02f * float(i % 53);
+
+  DeviceBuffer<bf16> d_res(residual), d_x(x), d_w(weight);
+  DeviceBuffer<float> d_fn(fn), d_scale(scale), d_base(base), d_post_in(post_in), d_comb_in(comb_in);
+  DeviceBuffer<bf16> d_res_out(size_t(tokens * k)), d_li(size_t(tokens * hidden));
+  DeviceBuffer<float> d_post(size_t(tokens * n)), d_comb(size_t(tokens * n * n));
+  std::vector<bf16> res_out(size_t(tokens * k)), li(size_t(tokens * hidden));
+  std::vector<float> post(size_t(tokens * n)), comb(size_t(tokens * n * n));
+
+  const MhcPreScalars scalars{1e-6f, 1e-6f, 1e-6f, 2.0f, 20, 1e-6f};
+  MhcFusedParams cpu{{x.data(), residual.data(), post_in.data(), comb_in.data(), res_out.data(), tokens, n, hidden},
+                     {res_out.data(), fn.data(), scale.data(), base.data(), norm ? weight.data() : nullptr,
+                      post.data(), comb.data(), li.data(), tokens, n, hidden, scalars}};
+  MhcFusedParams gpu{{d_x.ptr, d_res.ptr, d_post_in.ptr, d_comb_in.ptr, d_res_out.ptr, tokens, n, hidden},
+                     {d_res_out.ptr, d_fn.ptr, d_scale.ptr, d_base.ptr, norm ? d_w.ptr : nullptr, d_post.ptr,
+                      d_comb.ptr, d_li.ptr, tokens, n, hidden, scalars}};
+
+  // mhc_pre on the input residual.
+  MhcPreParams cpu_pre = cpu.pre, gpu_pre = gpu.pre;
+  cpu_pre.residual = residual.data();
+  gpu_pre.residual = d_res.ptr;
+  cpu::mhc_pre(cpu_pre, kSerial);
+  ASSERT_EQ(cuda::mhc_pre(gpu_pre, nullptr), 0);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  expect_float_near(d_post.host(), post, 1e-5f);
+  expect_float_near(d_comb.host(), comb, 1e-5f);
+  expect_bf16_near(d_li.host(), li, norm ? 3.0f : 2.0f);
+
+  // The fused op: the same residual_out bits up to rounding, and the pre on it.
+  cpu::mhc_fused_post_pre(cpu, kSerial);
+  ASSERT_EQ(cuda::mhc_fused_post_pre(gpu, nullptr), 0);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  expect_bf16_near(d_res_out.host(), res_out, 1.0f);
+  expect_float_near(d_post.host(), post, 1e-5f);
+  expect_float_near(d_comb.host(), comb, 1e-5f);
+  expect_bf16_near(d_li.host(), li, norm ? 3.0f : 2.0f);
+
+  // hc_head on the input residual, its n head rows being the first n rows of fn.
+  MhcPreParams cpu_head = cpu_pre, gpu_head = gpu_pre;
+  cpu_head.norm_weight = gpu_head.norm_weight = nullptr;
+  cpu::hc_head(cpu_head, kSerial);
+  ASSERT_EQ(cuda::hc_head(gpu_head, nullptr), 0);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  expect_bf16_near(d_li.host(), li, 2.0f);
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, CudaMhc,
+                         ::testing::Values(MhcCase{4, 512, 37, false}, MhcCase{4, 512, 37, true},
+                                           MhcCase{4, 4096, 300, true}, MhcCase{4, 1280, 5, false},
+                                           MhcCase{3, 65, 17, true}, MhcCase{8, 24, 3, false},
+                                           MhcCase{1, 7, 2, true}));
+
+TEST(CudaTopK, PrefillMatchesCpuBitwiseInDeterministicMode) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  const int64_t rows = 40, width = 3000;
+  const int k = 256;
+  auto logits = normal_floats(size_t(rows * width), 7);
+  for (int64_t r = 0; r < rows; r += 3)
+    for (int64_t j = 100; j < 1500; ++j) logits[size_t(r * width + j)] = 0.0f;  // ties at the k-th value
+  std::vector<int32_t> starts(rows), ends(rows);
+  for (int64_t r = 0; r < rows; ++r) starts[r] = int32_t((r * 37) % 400), ends[r] = int32_t(starts[r] + (r * 131) % 2600);
+  DeviceBuffer<float> d_logits(logits);
+  DeviceBuffer<int32_t> d_starts(starts), d_ends(ends), d_idx(size_t(rows * k));
+  std::vector<int32_t> idx(size_t(rows * k));
+  TopKParams cpu{logits.data(), rows, width, width, 1, starts.data(), ends.data(), 1, false, idx.data(), k, k, true};
+  TopKParams gpu = cpu;
+  gpu.logits = d_logits.ptr, gpu.row_starts = d_starts.ptr, gpu.row_ends = d_ends.ptr, gpu.indices = d_idx.ptr;
+  cpu::top_k_per_row(cpu, kSerial);
+  ASSERT_EQ(cuda::top_k_per_row(gpu, nullptr), 0);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(d_idx.host(), idx);
+}
+
+TEST(CudaRaggedPack, MatchesCpu) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  const int64_t rows = 1000, width = 77;
+  std::vector<int32_t> dense(size_t(rows * width)), lengths(rows);
+  for (size_t i = 0; i < dense.size(); ++i) dense[i] = int32_t((i * 7919) % 1200) - 50;
+  for (int64_t r = 0; r < rows; ++r) lengths[r] = int32_t((r * 31) % 100) - 10;
+  DeviceBuffer<int32_t> d_dense(dense), d_len(lengths), d_out(size_t(rows * width)), d_ptr(size_t(rows + 1));
+  std::vector<int32_t> out(size_t(rows * width), -7), ptr(size_t(rows + 1), -7);
+  RaggedPackParams cpu{dense.data(), width, lengths.data(), out.data(), ptr.data(), rows, width, 900, -1};
+  RaggedPackParams gpu{d_dense.ptr, width, d_len.ptr, d_out.ptr, d_ptr.ptr, rows, width, 900, -1};
+  cpu::ragged_pack(cpu, kSerial);
+  ASSERT_EQ(cuda::ragged_pack(gpu, nullptr), 0);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  EXPECT_EQ(d_ptr.host(), ptr);
+  const auto got = d_out.host();
+  EXPECT_TRUE(std::equal(out.begin(), out.begin() + ptr.back(), got.begin()));
+}
+
+}  // namespace
+}  // namespace dsv4::test
