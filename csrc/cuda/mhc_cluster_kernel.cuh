@@ -262,8 +262,13 @@ __global__ void __launch_bounds__(kMaxWarps * 32, 1) mhc_cluster_kernel(MhcFused
           split_tf32(f[2 * j + 1], b1h, b1l);
           const uint32_t a0 = tf32_of(cur.r[0][i], 2 * j), a1 = tf32_of(cur.r[1][i], 2 * j);
           const uint32_t a2 = tf32_of(cur.r[0][i], 2 * j + 1), a3 = tf32_of(cur.r[1][i], 2 * j + 1);
-          mma_tf32(acc[nt], a0, a1, a2, a3, b0h, b1h);
-          mma_tf32(acc[nt], a0, a1, a2, a3, b0l, b1l);
+          // Tensor cores truncate when they accumulate: each 16-product step starts from zero and
+          // is added with a rounded fp32 add, so the truncation never compounds along k.
+          float step[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+          mma_tf32(step, a0, a1, a2, a3, b0h, b1h);
+          mma_tf32(step, a0, a1, a2, a3, b0l, b1l);
+#pragma unroll
+          for (int q = 0; q < 4; ++q) acc[nt][q] += step[q];
         }
       }
     }
