@@ -1,6 +1,6 @@
 // top_k_per_row on CUDA, first form: one block per row. A 4-pass 8-bit radix select on the
-// order-preserving 32-bit key (per-warp histograms with warp-aggregated atomics, a CUB scan to pick
-// the digit) finds the k-th largest key `thr` and how many elements equal to it are needed; one ordered pass then writes every key > thr and the lowest-index keys == thr at
+// order-preserving 32-bit key finds the k-th largest key `thr` and how many elements equal to it
+// are needed; one ordered pass then writes every key > thr and the lowest-index keys == thr at
 // position (#greater before i) + min(#equal before i, needed), i.e. in ascending index order
 // (which also satisfies deterministic=True). Exact: every pass sees every candidate.
 #include <cub/block/block_scan.cuh>
@@ -22,11 +22,9 @@ __device__ __forceinline__ uint32_t load_key(const float* row, int64_t i, int64_
 
 __global__ void __launch_bounds__(kTopKThreads) topk_radix_kernel(TopKParams p) {
   using Scan = cub::BlockScan<uint32_t, kTopKThreads>;
-  constexpr int kWarps = kTopKThreads / kWarp;
   __shared__ typename Scan::TempStorage scan_tmp;
-  __shared__ uint32_t hist[kWarps][kBins];  // one histogram per warp: less atomic contention
+  __shared__ uint32_t hist[kBins];
   __shared__ uint32_t sel_digit, sel_remaining;
-  const int warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp;
 
   for (int64_t r = blockIdx.x; r < p.rows; r += gridDim.x) {
     int64_t start = 0, len = 0;
@@ -40,34 +38,29 @@ __global__ void __launch_bounds__(kTopKThreads) topk_radix_kernel(TopKParams p) 
 
     uint32_t prefix = 0, mask = 0, remaining = uint32_t(p.k);
     for (int shift = 24; shift >= 0; shift -= 8) {
-      for (int b = threadIdx.x; b < kWarps * kBins; b += kTopKThreads) (&hist[0][0])[b] = 0;
+      for (int b = threadIdx.x; b < kBins; b += kTopKThreads) hist[b] = 0;
       __syncthreads();
       for (int64_t i = threadIdx.x; i < len; i += kTopKThreads) {
         const uint32_t key = load_key(row, i, p.logits_col_stride);
-        if ((key & mask) == prefix) {
-          // Lanes with the same digit add once, through their lowest lane.
-          const uint32_t digit = (key >> shift) & (kBins - 1);
-          const unsigned peers = __match_any_sync(__activemask(), digit);
-          if (lane == __ffs(peers) - 1) atomicAdd(&hist[warp][digit], uint32_t(__popc(peers)));
-        }
+        if ((key & mask) == prefix) atomicAdd(&hist[(key >> shift) & (kBins - 1)], 1u);
       }
       __syncthreads();
-      // Digits in descending order: thread q holds digit 255 - q; the selected digit is where the
-      // running count from the top first reaches `remaining`.
-      uint32_t count = 0;
-      if (threadIdx.x < kBins)
-        for (int w = 0; w < kWarps; ++w) count += hist[w][kBins - 1 - threadIdx.x];
-      uint32_t above;
-      Scan(scan_tmp).ExclusiveSum(count, above);
-      if (threadIdx.x < kBins && above < remaining && above + count >= remaining) {
-        sel_digit = uint32_t(kBins - 1 - threadIdx.x);
-        sel_remaining = remaining - above;
+      if (threadIdx.x == 0) {
+        uint32_t above = 0;
+        for (int b = kBins - 1; b >= 0; --b) {
+          if (above + hist[b] >= remaining) {
+            sel_digit = uint32_t(b);
+            sel_remaining = remaining - above;
+            break;
+          }
+          above += hist[b];
+        }
       }
       __syncthreads();
       prefix |= sel_digit << shift;
       mask |= uint32_t(kBins - 1) << shift;
       remaining = sel_remaining;
-      __syncthreads();  // hist, scan_tmp and sel_* are rewritten by the next pass
+      __syncthreads();  // hist and sel_* are rewritten by the next pass
     }
 
     // Ordered write: counts of (greater, equal) packed in one 32-bit scan (each < 2^16 per tile).

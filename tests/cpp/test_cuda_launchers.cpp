@@ -55,7 +55,8 @@ void expect_bf16_near(const std::vector<bf16>& a, const std::vector<bf16>& b, fl
   }
 }
 
-// fp32 mixes: both backends within 1e-5 relative (plus 1e-6 absolute) of float64.
+// fp32 mixes: each backend is within 1e-5 relative plus 1e-6 absolute of float64 (pytest checks
+// that), so they differ by at most twice that.
 void expect_float_near(const std::vector<float>& a, const std::vector<float>& b, float rtol) {
   ASSERT_EQ(a.size(), b.size());
   for (size_t i = 0; i < a.size(); ++i)
@@ -105,18 +106,23 @@ TEST_P(CudaMhc, PreFusedHeadMatchCpu) {
   cpu::mhc_pre(cpu_pre, kSerial);
   ASSERT_EQ(cuda::mhc_pre(gpu_pre, nullptr), 0);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  expect_float_near(d_post.host(), post, 1e-5f);
-  expect_float_near(d_comb.host(), comb, 1e-5f);
+  expect_float_near(d_post.host(), post, 2e-5f);
+  expect_float_near(d_comb.host(), comb, 2e-5f);
   expect_bf16_near(d_li.host(), li, norm ? 3.0f : 2.0f);
 
-  // The fused op: the same residual_out bits up to rounding, and the pre on it.
-  cpu::mhc_fused_post_pre(cpu, kSerial);
+  // The fused op: residual_out within rounding of the CPU's, and its pre half equal to a CPU pre
+  // run on the GPU's own residual_out (a 1-ulp residual difference moves a cancelling y a lot).
   ASSERT_EQ(cuda::mhc_fused_post_pre(gpu, nullptr), 0);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  expect_bf16_near(d_res_out.host(), res_out, 1.0f);
-  expect_float_near(d_post.host(), post, 1e-5f);
-  expect_float_near(d_comb.host(), comb, 1e-5f);
+  cpu::mhc_post(cpu.post, kSerial);
+  const std::vector<bf16> gpu_res_out = d_res_out.host();
+  expect_bf16_near(gpu_res_out, res_out, 1.0f);
+  cpu_pre.residual = gpu_res_out.data();
+  cpu::mhc_pre(cpu_pre, kSerial);
+  expect_float_near(d_post.host(), post, 2e-5f);
+  expect_float_near(d_comb.host(), comb, 2e-5f);
   expect_bf16_near(d_li.host(), li, norm ? 3.0f : 2.0f);
+  cpu_pre.residual = residual.data();
 
   // hc_head on the input residual, its n head rows being the first n rows of fn.
   MhcPreParams cpu_head = cpu_pre, gpu_head = gpu_pre;
