@@ -14,7 +14,7 @@ namespace dsv4::cuda {
 namespace {
 
 constexpr int kPackThreads = 256;
-constexpr int kRowsPerBlock = kPackThreads;
+constexpr int kRowsPerBlock = 32;  // 4 rows per warp: enough blocks to fill the GPU at R = 8192
 
 __global__ void __launch_bounds__(kPackThreads) ragged_pack_kernel(RaggedPackParams p) {
   using Reduce = cub::BlockReduce<int64_t, kPackThreads>;
@@ -34,12 +34,13 @@ __global__ void __launch_bounds__(kPackThreads) ragged_pack_kernel(RaggedPackPar
   __syncthreads();
 
   const int64_t r = r0 + threadIdx.x;
-  const int64_t len = r < p.rows ? ragged_length(p, r) : 0;
+  const bool mine = threadIdx.x < kRowsPerBlock && r < p.rows;
+  const int64_t len = mine ? ragged_length(p, r) : 0;
   int64_t offset;
   Scan(tmp.scan).ExclusiveSum(len, offset);
   offset += base;
-  row_offset[threadIdx.x] = offset;
-  if (r < p.rows) p.indptr_out[r + 1] = int32_t(offset + len);
+  if (threadIdx.x < kRowsPerBlock) row_offset[threadIdx.x] = offset;
+  if (mine) p.indptr_out[r + 1] = int32_t(offset + len);
   if (r == 0) p.indptr_out[0] = 0;
   __syncthreads();
 
