@@ -110,7 +110,8 @@ void fill_post(const ArgCheck& c, const StreamShape& s, const Tensor& residual, 
   c.same_device(post_layer_mix, "post_layer_mix", residual, "residual");
   c.dtype(post_layer_mix, "post_layer_mix", ScalarType::Float);
   const Sizes post_sizes = post_layer_mix.sizes().vec();
-  c.require(post_sizes == s.with({s.n, 1}) || post_sizes == s.with({s.n}), "post_layer_mix must be [..., n, 1] or [..., n] with the leading dims and n of residual ",
+  c.require(post_sizes == s.with({s.n, 1}) || post_sizes == s.with({s.n}),
+            "post_layer_mix must be [..., n, 1] or [..., n] with the leading dims and n of residual ",
             shape_string(residual), ", got ", shape_string(post_layer_mix));
   c.contiguous(post_layer_mix, "post_layer_mix");
   check_fp32(c, comb_res_mix, "comb_res_mix", s.with({s.n, s.n}), residual, "residual");

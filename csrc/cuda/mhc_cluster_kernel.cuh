@@ -246,7 +246,8 @@ __global__ void __launch_bounds__(kMaxWarps * 32, 1) mhc_cluster_kernel(MhcFused
         if (m < kRows) {
           const float* src = kStaged ? fn_s + m * fn_stride + i * d_slice + warp * kWarpD + 8 * c
                                      : pp.fn + m * k_total + i * hidden + d;
-          const float4 lo4 = kStaged ? *reinterpret_cast<const float4*>(src) : __ldg(reinterpret_cast<const float4*>(src));
+          const float4 lo4 = kStaged ? *reinterpret_cast<const float4*>(src)
+                                     : __ldg(reinterpret_cast<const float4*>(src));
           const float4 hi4 = kStaged ? *reinterpret_cast<const float4*>(src + 4)
                                      : __ldg(reinterpret_cast<const float4*>(src + 4));
           f[0] = lo4.x, f[1] = lo4.y, f[2] = lo4.z, f[3] = lo4.w, f[4] = hi4.x, f[5] = hi4.y, f[6] = hi4.z,
