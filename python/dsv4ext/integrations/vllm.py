@@ -1,0 +1,99 @@
+"""vLLM drop-ins: the DeepSeek-V4 ops with vLLM's argument lists (shared/spec/ops.md §3.5-3.8,
+shared/spec/topk.md §3-4, §6), over torch.ops.dsv4ext. Bind these where vLLM calls its own
+(`torch.ops.vllm.mhc_*`, the hc_head kernels, `torch.ops._C.top_k_per_row_*`, the ROCm ragged
+builders) and the call sites stay as they are. Arguments vLLM passes only to tune its kernels
+(n_splits, tile_n) are accepted and ignored; ones that restate a shape are checked against it."""
+
+from typing import Optional, Tuple
+
+import torch
+
+Tensor = torch.Tensor
+OPS = torch.ops.dsv4ext
+DEFAULT_NORM_EPS = 1e-6  # the ops' norm_eps default, used when vLLM passes norm_eps=None
+
+
+def _norm_eps(norm_eps: Optional[float]) -> float:
+    return DEFAULT_NORM_EPS if norm_eps is None else norm_eps
+
+
+def mhc_pre(residual: Tensor, fn: Tensor, hc_scale: Tensor, hc_base: Tensor, rms_eps: float, hc_pre_eps: float,
+            hc_sinkhorn_eps: float, hc_post_mult_value: float, sinkhorn_repeat: int, n_splits: int = 1,
+            norm_weight: Optional[Tensor] = None,
+            norm_eps: Optional[float] = None) -> Tuple[Tensor, Tensor, Tensor]:
+    """vLLM `mhc_pre`: (post_mix [..., n, 1], comb_mix [..., n, n], layer_input [..., D])."""
+    return OPS.mhc_pre(residual, fn, hc_scale, hc_base, rms_eps, hc_pre_eps, hc_sinkhorn_eps, hc_post_mult_value,
+                       sinkhorn_repeat, norm_weight, _norm_eps(norm_eps))
+
+
+def mhc_post(x: Tensor, residual: Tensor, post_layer_mix: Tensor, comb_res_mix: Tensor) -> Tensor:
+    """vLLM `mhc_post`: the new streams [..., n, D] (comb applied transposed, §3.6)."""
+    return OPS.mhc_post(x, residual, post_layer_mix, comb_res_mix)
+
+
+def mhc_fused_post_pre(x: Tensor, residual: Tensor, post_layer_mix: Tensor, comb_res_mix: Tensor, fn: Tensor,
+                       hc_scale: Tensor, hc_base: Tensor, rms_eps: float, hc_pre_eps: float,
+                       hc_sinkhorn_eps: float, hc_post_mult_value: float, sinkhorn_repeat: int,
+                       n_splits: int = 1, tile_n: int = 1, norm_weight: Optional[Tensor] = None,
+                       norm_eps: Optional[float] = None) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    """vLLM `mhc_fused_post_pre`: (residual, post_mix, comb_mix, layer_input), vLLM's order."""
+    return OPS.mhc_fused_post_pre(x, residual, post_layer_mix, comb_res_mix, fn, hc_scale, hc_base, rms_eps,
+                                  hc_pre_eps, hc_sinkhorn_eps, hc_post_mult_value, sinkhorn_repeat, norm_weight,
+                                  _norm_eps(norm_eps))
+
+
+def hc_head(hs_flat: Tensor, fn: Tensor, hc_scale: Tensor, hc_base: Tensor, rms_eps: float,
+            hc_eps: float) -> Tensor:
+    """vLLM's returning hc_head kernel (`hc_head_fused_kernel_tilelang`): [T, n, D] -> [T, D] bf16."""
+    return OPS.hc_head(hs_flat, fn, hc_scale, hc_base, rms_eps, hc_eps)
+
+
+def hc_head_fused_kernel(hs_flat: Tensor, fn: Tensor, hc_scale: Tensor, hc_base: Tensor, out: Tensor,
+                         hidden_size: int, rms_eps: float, hc_eps: float, hc_mult: int) -> Tensor:
+    """vLLM's early hc_head kernel, which writes `out` [T, D]; hidden_size and hc_mult must match hs_flat."""
+    if tuple(hs_flat.shape[1:]) != (hc_mult, hidden_size):
+        raise ValueError(f"hc_head_fused_kernel: hs_flat must be [T, hc_mult={hc_mult}, hidden_size={hidden_size}], "
+                         f"got {tuple(hs_flat.shape)}")
+    return out.copy_(OPS.hc_head(hs_flat, fn, hc_scale, hc_base, rms_eps, hc_eps))
+
+
+def _check_rows_strides(op: str, logits: Tensor, num_rows: int, stride0: int, stride1: int):
+    if num_rows != logits.size(0):
+        raise ValueError(f"{op}: numRows must equal logits.size(0) = {logits.size(0)}, got {num_rows}")
+    if (stride0, stride1) != logits.stride():
+        raise ValueError(f"{op}: (stride0, stride1) must equal logits.stride() = {logits.stride()}, "
+                         f"got {(stride0, stride1)}")
+
+
+def top_k_per_row_prefill(logits: Tensor, rowStarts: Tensor, rowEnds: Tensor, indices: Tensor, numRows: int,
+                          stride0: int, stride1: int, topK: int) -> None:
+    """`torch.ops._C.top_k_per_row_prefill`: writes indices [numRows, topK] relative to rowStarts."""
+    _check_rows_strides("top_k_per_row_prefill", logits, numRows, stride0, stride1)
+    OPS.top_k_per_row_prefill(logits, rowStarts, rowEnds, indices, topK, False)
+
+
+def top_k_per_row_decode(logits: Tensor, next_n: int, seq_lens: Tensor, indices: Tensor, numRows: int,
+                         stride0: int, stride1: int, topK: int) -> None:
+    """`torch.ops._C.top_k_per_row_decode`: row r = b * next_n + q; seq_lens [B] (causal within next_n)
+    or [B, next_n] (one length per row)."""
+    _check_rows_strides("top_k_per_row_decode", logits, numRows, stride0, stride1)
+    OPS.top_k_per_row_decode(logits, next_n, seq_lens, indices, topK, False)
+
+
+def build_ragged_into_graph_buffers(indices: Tensor, lengths: Tensor, ragged_indices_buffer: Tensor,
+                                    ragged_indptr_buffer: Tensor, num_rows: int, max_entries_per_row: int,
+                                    num_kv: int = -1) -> Tuple[Tensor, Tensor]:
+    """One launch for vLLM's ROCm pair `build_ragged_indices_from_dense(indices, lengths, num_kv)` then
+    `_copy_ragged_to_graph_buffers(..., ragged_indices_buffer, ragged_indptr_buffer, num_rows,
+    max_entries_per_row)`: packs indices[r, :lengths[r]] straight into the persistent buffers, with
+    values outside [0, num_kv) written as -1 when num_kv >= 0, and no host sync.
+
+    indices [num_rows, W] int32 with W <= max_entries_per_row. Returns the same views as vLLM's copy:
+    (ragged_indices_buffer[:max(num_rows * max_entries_per_row, 1)], ragged_indptr_buffer[:num_rows + 1]).
+    """
+    if indices.dim() != 2 or indices.size(0) != num_rows or indices.size(1) > max_entries_per_row:
+        raise ValueError(f"build_ragged_into_graph_buffers: indices must be [num_rows={num_rows}, "
+                         f"W <= max_entries_per_row={max_entries_per_row}], got {tuple(indices.shape)}")
+    OPS.ragged_pack(indices, lengths, ragged_indices_buffer, ragged_indptr_buffer, num_kv, -1)
+    return (ragged_indices_buffer[: max(num_rows * max_entries_per_row, 1)],
+            ragged_indptr_buffer[: num_rows + 1])

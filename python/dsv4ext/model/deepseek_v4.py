@@ -1,0 +1,67 @@
+"""DeepseekV4Model: embedding, n residual streams, decoder layers, last deferred post, hc_head, final
+norm and LM head, plus the MTP layers and their persistent input stash (shared/spec/ops.md §4.3)."""
+
+from typing import Callable
+
+import torch
+from torch import nn
+
+from .config import DeepseekV4Config
+from .decoder_layer import DecoderLayer
+from .hyper_connection import HCHead
+from .mtp import MTPLayer, MultiTokenPredictor
+from .norm import RMSNorm
+
+Tensor = torch.Tensor
+# layer index -> attention or FFN module; MTP layer i gets index num_hidden_layers + i.
+SubLayerFactory = Callable[[int], nn.Module]
+
+
+class DeepseekV4Model(nn.Module):
+    """The whole model on one pipeline rank, inference only (no parameter requires grad).
+
+    Shared resources (embedding, LM head) are created here once and handed to the MTP layers.
+    Checkpoint names: embed.weight, head.weight, norm.weight, hc_head_*, layers.{L}.*, mtp.{i}.*
+    (dsv4ext.model.checkpoint).
+    """
+
+    def __init__(self, config: DeepseekV4Config, make_attn: SubLayerFactory, make_ffn: SubLayerFactory):
+        super().__init__()
+        d = config.hidden_size
+        self.config = config
+        self.embed = nn.Embedding(config.vocab_size, d, dtype=torch.bfloat16)
+        self.layers = nn.ModuleList(
+            DecoderLayer.build(config, make_attn(i), make_ffn(i)) for i in range(config.num_hidden_layers))
+        self.hc_head = HCHead(config)
+        self.norm = RMSNorm(d, config.rms_norm_eps)
+        self.head = nn.Linear(d, config.vocab_size, bias=False, dtype=torch.bfloat16)
+        mtp_ids = range(config.num_hidden_layers, config.num_hidden_layers + config.num_nextn_predict_layers)
+        mtp_layers = [MTPLayer(config, DecoderLayer.build(config, make_attn(i), make_ffn(i)), self.embed, self.head)
+                      for i in mtp_ids]
+        self.mtp = MultiTokenPredictor(mtp_layers) if mtp_layers else None
+        # Stable address for CUDA graphs: forward writes its last streams here for the MTP layers.
+        self.register_buffer("mtp_stash", torch.zeros(config.max_num_tokens, config.hc_dim, dtype=torch.bfloat16),
+                             persistent=False)
+        self.requires_grad_(False)
+
+    def forward(self, input_ids: Tensor, positions: Tensor) -> Tensor:
+        """input_ids, positions [T] -> final hidden states [T, D] bf16 (hc_head, then the final norm).
+        Also writes the last streams [T, n*D] into mtp_hidden_states()[:T]."""
+        tokens = input_ids.shape[0]
+        if tokens > self.mtp_stash.shape[0]:
+            raise ValueError(f"DeepseekV4Model: {tokens} tokens exceed max_num_tokens = {self.mtp_stash.shape[0]}")
+        x = self.embed(input_ids).unsqueeze(-2).expand(-1, self.config.hc_mult, -1).contiguous()
+        residual = post_mix = res_mix = None
+        for layer in self.layers:
+            x, residual, post_mix, res_mix = layer(x, positions, input_ids, post_mix, res_mix, residual)
+        streams = self.layers[-1].hc_ffn.post(x, residual, post_mix, res_mix)
+        self.mtp_stash[:tokens].copy_(streams.flatten(-2))
+        return self.norm(self.hc_head(streams))
+
+    def compute_logits(self, hidden_states: Tensor) -> Tensor:
+        """Final hidden states [T, D] -> fp32 logits [T, vocab]."""
+        return self.head(hidden_states).float()
+
+    def mtp_hidden_states(self) -> Tensor:
+        """The persistent MTP stash [max_num_tokens, n*D] bf16; rows [:T] hold the last forward's streams."""
+        return self.mtp_stash
