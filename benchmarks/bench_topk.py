@@ -11,10 +11,9 @@ import sys
 
 import torch
 
-sys.path.insert(0, os.path.dirname(__file__))
-from common import copy_bandwidth, device_meta, time_cuda, write_results  # noqa: E402
-
-import dsv4ext  # noqa: E402
+import dsv4ext
+from dsv4ext.bench.cases import pack_floor_bytes, topk_floor_bytes
+from dsv4ext.bench.timing import copy_bandwidth, device_meta, time_cuda, write_results
 
 PREFILL = [(4096, 32768, 2048), (8192, 8192, 512), (16384, 2048, 512), (2048, 131072, 1024)]
 DECODE = [(rows, width, k) for rows in (1, 8, 64) for width in (65536, 262144) for k in (512, 1024, 2048)]
@@ -32,10 +31,11 @@ def bench_topk(kind: str, rows: int, width: int, k: int, bw: float):
     else:
         seq_lens = torch.full((rows,), width, dtype=torch.int32, device=dev)
         run = lambda det: torch.ops.dsv4ext.top_k_per_row_decode(logits, 1, seq_lens, idx, k, det)  # noqa: E731
-    t = time_cuda(lambda: run(False), graph=graph, inner=10 if graph else 1)
-    t_det = time_cuda(lambda: run(True), graph=graph, inner=10 if graph else 1)
-    t_torch = time_cuda(lambda: torch.topk(logits, k, dim=-1, sorted=False), graph=graph, inner=10 if graph else 1)
-    floor = rows * width * 4 / bw  # the read floor: row bytes / copy bandwidth (read + write counted)
+    t = time_cuda(lambda: run(False), graph=graph, inner=10 if graph else 1).median
+    t_det = time_cuda(lambda: run(True), graph=graph, inner=10 if graph else 1).median
+    t_torch = time_cuda(lambda: torch.topk(logits, k, dim=-1, sorted=False), graph=graph,
+                        inner=10 if graph else 1).median
+    floor = topk_floor_bytes(rows, width) / bw  # the read floor: row bytes / copy bandwidth (read + write counted)
     return {"op": f"top_k_per_row_{kind}", "shape": f"{rows}x{width} k={k}", "ours_us": t * 1e6,
             "deterministic_us": t_det * 1e6, "det_ratio": t_det / t, "torch_topk_us": t_torch * 1e6,
             "x_torch": t_torch / t, "floor_us": floor * 1e6, "x_floor": t / floor}
@@ -47,9 +47,9 @@ def bench_pack(rows: int, width: int, bw: float):
     lengths = torch.randint(0, width + 1, (rows,), dtype=torch.int32, device=dev)
     out = torch.empty(rows * width, dtype=torch.int32, device=dev)
     ptr = torch.empty(rows + 1, dtype=torch.int32, device=dev)
-    t = time_cuda(lambda: torch.ops.dsv4ext.ragged_pack(dense, lengths, out, ptr, -1, -1), graph=True, inner=10)
-    nnz = int(lengths.sum())
-    moved = 4 * rows + 8 * nnz + 4 * (rows + 1)
+    t = time_cuda(lambda: torch.ops.dsv4ext.ragged_pack(dense, lengths, out, ptr, -1, -1), graph=True,
+                  inner=10).median
+    moved = pack_floor_bytes(rows, int(lengths.sum()))
     return {"op": "ragged_pack", "shape": f"{rows}x{width}", "ours_us": t * 1e6, "floor_us": moved / bw * 1e6,
             "x_floor": t / (moved / bw), "pct_copy_bw": 100 * moved / bw / t}
 

@@ -1,5 +1,6 @@
-"""Command line: `python -m dsv4ext info` (the build and the devices) and
-`python -m dsv4ext check` (every op on every available device against the reference)."""
+"""Command line: `python -m dsv4ext info` (the build and the devices),
+`python -m dsv4ext check` (every op on every available device against the reference) and
+`python -m dsv4ext bench` (every op at DeepSeek-V4 shapes against its bandwidth floor and baselines)."""
 
 import argparse
 import sys
@@ -8,7 +9,9 @@ import torch
 
 import dsv4ext
 
+from . import bench
 from . import check as check_mod
+from . import device
 
 
 def cmd_info(_args) -> int:
@@ -20,14 +23,8 @@ def cmd_info(_args) -> int:
     print(f"  HIP archs     : {', '.join(b.HIP_ARCHS) or '-'}")
     print(f"  built against : torch {b.BUILT_WITH_TORCH} (CUDA {b.BUILT_WITH_CUDA or '-'}), stable ABI 2.10, abi3")
     print(f"  running torch : {torch.__version__} (CUDA {torch.version.cuda or '-'}, HIP {torch.version.hip or '-'})")
-    print(f"  CPU threads   : {torch.get_num_threads()}")
-    if torch.cuda.is_available():
-        for i in range(torch.cuda.device_count()):
-            p = torch.cuda.get_device_properties(i)
-            print(f"  cuda:{i}        : {p.name}, sm_{p.major}{p.minor}, {p.multi_processor_count} SMs, "
-                  f"{p.total_memory / 2**30:.0f} GiB")
-    else:
-        print("  GPUs          : none visible")
+    print(f"  CPU           : {device.cpu_name()}, {torch.get_num_threads()} threads")
+    print("\n".join(device.gpu_lines()))
     return 0
 
 
@@ -51,6 +48,9 @@ def main(argv=None) -> int:
     p.add_argument("--device", action="append", choices=["cpu", "cuda"], help="limit to a device (repeatable)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random inputs (default 0)")
     p.set_defaults(func=cmd_check)
+    p = sub.add_parser("bench", help="time every op at DeepSeek-V4 shapes against its floor and baselines")
+    bench.add_arguments(p)
+    p.set_defaults(func=bench.run)
     args = parser.parse_args(argv)
     return args.func(args)
 

@@ -1,0 +1,102 @@
+"""Other implementations of the same ops, timed side by side when they are importable: vLLM's
+mHC (TileLang) and top-k ops, AITER's mHC and top-k ops (ROCm), and DeepGEMM's
+tf32_hc_prenorm_gemm (only the projection and sum of squares of mhc_pre, in TF32).
+
+Each adapter takes a Case's `args` (the positional arguments of our op) and returns a call with the
+same inputs. These are GPU kernels: on the CPU they are reported, never run.
+"""
+
+import importlib.util
+import inspect
+from functools import partial
+from typing import Callable, Dict, List, Tuple
+
+import torch
+
+Adapter = Callable[[tuple], Callable[[], object]]
+
+
+def _rows_strides(logits: torch.Tensor) -> tuple:
+    """The (numRows, stride0, stride1) arguments of the vLLM-style top-k schemas."""
+    return (logits.shape[0], logits.stride(0), logits.stride(1))
+
+
+def _vllm() -> Dict[str, Adapter]:
+    from vllm import _custom_ops  # noqa: F401  (registers torch.ops._C)
+    from vllm.model_executor.kernels.mhc import tilelang as m
+
+    c = torch.ops._C
+    return {
+        "mhc_pre": lambda a: partial(m.mhc_pre_tilelang, *a[:9], norm_weight=a[9], norm_eps=a[10]),
+        "mhc_post": lambda a: partial(m.mhc_post_tilelang, *a),
+        "mhc_fused_post_pre": lambda a: partial(m.mhc_fused_post_pre_tilelang, *a[:12], norm_weight=a[12],
+                                                norm_eps=a[13]),
+        "hc_head": lambda a: partial(m.hc_head_fused_kernel_tilelang, *a),
+        # (logits, starts | next_n, ends | seq_lens, indices, numRows, stride0, stride1, topK)
+        "top_k_per_row_prefill": lambda a: partial(c.top_k_per_row_prefill, *a[:4], *_rows_strides(a[0]), a[4]),
+        "top_k_per_row_decode": lambda a: partial(c.top_k_per_row_decode, *a[:4], *_rows_strides(a[0]), a[4]),
+    }
+
+
+def _aiter() -> Dict[str, Adapter]:
+    from aiter.ops import mhc, topk
+
+    def topk_adapter(fn: Callable, prefill: bool) -> Adapter:
+        # prefill: (logits, rowStarts, rowEnds, indices, values, numRows, stride0, stride1[, k])
+        # decode:  (logits, next_n, seqLens, indices, numRows, stride0, stride1[, k])
+        takes_k = "k" in inspect.signature(fn).parameters
+        values = (None,) if prefill else ()
+        return lambda a: partial(fn, *a[:4], *values, *_rows_strides(a[0]), **({"k": a[4]} if takes_k else {}))
+
+    def post(a):
+        return partial(mhc.mhc_post, torch.empty_like(a[1]), *a)
+
+    return {
+        "mhc_pre": lambda a: partial(mhc.mhc_pre, *a),
+        "mhc_post": post,
+        "mhc_fused_post_pre": lambda a: partial(mhc.mhc_fused_post_pre, *a),
+        "top_k_per_row_prefill": topk_adapter(topk.top_k_per_row_prefill, prefill=True),
+        "top_k_per_row_decode": topk_adapter(topk.top_k_per_row_decode, prefill=False),
+    }
+
+
+def _deepgemm() -> Dict[str, Adapter]:
+    import deep_gemm
+
+    def prenorm_gemm(a):
+        residual, fn = a[0], a[1]
+        tokens = residual.shape[0]
+        out = torch.empty(1, tokens, fn.shape[0], dtype=torch.float32, device=residual.device)
+        sqr_sum = torch.empty(1, tokens, dtype=torch.float32, device=residual.device)
+        return partial(deep_gemm.tf32_hc_prenorm_gemm, residual.view(tokens, -1), fn, out, sqr_sum, 1)
+
+    return {"mhc_pre": prenorm_gemm}
+
+
+# name: (module that must be installed, adapter table loader, caveat reported when it runs)
+PEERS: Dict[str, Tuple[str, Callable[[], Dict[str, Adapter]], str]] = {
+    "vllm": ("vllm", _vllm, ""),
+    "aiter": ("aiter", _aiter, ""),
+    "deepgemm": ("deep_gemm", _deepgemm, "tf32_hc_prenorm_gemm is only the projection and sum of squares of "
+                                         "mhc_pre, in TF32"),
+}
+
+
+def load(device: str, ops: List[str]) -> Tuple[Dict[str, Dict[str, Adapter]], List[str]]:
+    """The peers usable on `device` for `ops` ({peer: {op: adapter}}) and a note for each one skipped."""
+    usable, notes = {}, []
+    for name, (module, adapters, caveat) in PEERS.items():
+        if importlib.util.find_spec(module) is None:
+            notes.append(f"peer {name}: skipped, `{module}` is not installed")
+        elif device == "cpu":
+            notes.append(f"peer {name}: skipped, its kernels need a GPU")
+        else:
+            try:
+                table = adapters()
+            except Exception as e:  # a peer that fails to import is reported, not fatal
+                notes.append(f"peer {name}: skipped, import failed ({type(e).__name__}: {e})")
+                continue
+            usable[name] = {op: a for op, a in table.items() if op in ops}
+            if caveat:
+                notes.append(f"peer {name}: {caveat}")
+    return usable, notes
