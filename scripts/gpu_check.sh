@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # The one GPU-machine script: installs the carried abi3 wheel (built here by scripts/build_wheel.sh,
 # so no lease time goes to compiling), then runs the selected stages and writes logs under $OUT.
-#   scripts/gpu_check.sh [info] [check] [gtest] [test] [sanitize] [bench]     (default: all)
+#   scripts/gpu_check.sh [info] [check] [gtest] [test] [sanitize] [bench] [cli-bench]   (default: all)
 # Called through the device tool with carry [".carry"].
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/dsv4ext-gpu}
 LOGS=$OUT/logs  # packed into $OUT/logs.tgz at the end (the device tool returns at most 8 files)
 mkdir -p "$LOGS"
-stages=${*:-info check gtest test sanitize bench}
+stages=${*:-info check gtest test sanitize bench cli-bench}
 status=0
 run() {  # run NAME CMD...: log to $LOGS/NAME.log, remember failures
   local name=$1; shift
@@ -40,6 +40,7 @@ for stage in $stages; do
       for b in benchmarks/bench_*.py; do
         [ -e "$b" ] && run "$(basename "$b" .py)" python3 "$b" --out "$OUT"
       done ;;
+    cli-bench) run cli_bench python3 -m dsv4ext bench --device cuda --json "$OUT/bench_cli.json" ;;
     *) echo "unknown stage $stage"; status=1 ;;
   esac
 done
