@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <numeric>
+#include <string>
 #include <vector>
 
 #include "cpu/cpu_ops.h"
@@ -137,7 +138,12 @@ INSTANTIATE_TEST_SUITE_P(Shapes, CudaMhc,
                          ::testing::Values(MhcCase{4, 512, 37, false}, MhcCase{4, 512, 37, true},
                                            MhcCase{4, 4096, 300, true}, MhcCase{4, 1280, 5, false},
                                            MhcCase{3, 65, 17, true}, MhcCase{8, 24, 3, false},
-                                           MhcCase{1, 7, 2, true}));
+                                           MhcCase{1, 7, 2, true}),
+                         [](const ::testing::TestParamInfo<MhcCase>& info) {
+                           const MhcCase& c = info.param;
+                           return "n" + std::to_string(c.n) + "_D" + std::to_string(c.hidden) + "_T" +
+                                  std::to_string(c.tokens) + (c.norm ? "_norm" : "");
+                         });
 
 TEST(CudaTopK, PrefillMatchesCpuBitwiseInDeterministicMode) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
