@@ -51,8 +51,8 @@ class Case:
         return f"T{lead}-n{self.n}-D{self.d}-{norm}-eps{self.rms_eps:g}-R{self.repeat}-m{self.mult:g}{eps}"
 
 
-# A covering set, not a product: every T of §6.2 (0 .. 1024, 65537, leading dims [] and [2, 3]), n in
-# {1, 2, 3, 4, 8}, D in {16, 65, 256, 513, 4096, 5137, 7168} (the large D only at small T), norm on/off,
+# A covering set, not a product: every T of §6.2 (0 .. 1024, 65536, 65537, leading dims [] and [2, 3]), n
+# in {1, 2, 3, 4, 8}, D in {16, 65, 256, 513, 1280, 4096, 5120, 5137, 7168} (large D only at small T), norm on/off,
 # rms_eps in {1e-6, 1e-20}, norm_eps in {1e-5, 1e-20}, repeat in {1, 7, 20}, post mult 2 and 1, and
 # two cases with large (or zero) hc_pre_eps / hc_sinkhorn_eps.
 CASES = [
@@ -71,6 +71,11 @@ CASES = [
     Case((1024,), 3, 65, norm=True, norm_eps=1e-20),
     Case((1024,), 4, 256, repeat=7),
     Case((65537,), 2, 16, norm=True, repeat=7),  # past 2^16 tokens (GPU grid limits)
+    # The CUDA n = 4 cluster path: 16 CTAs (D % 512 == 0) or 8 (D % 256 == 0), fn streamed from L2
+    # (one tile per cluster) or staged in shared memory (several), large T with spread magnitudes.
+    Case((19,), 4, 5120, rms_eps=1e-20),
+    Case((300,), 4, 1280, norm=True),
+    Case((65536,), 4, 256, norm=True),
     Case((2, 3), 4, 256, norm=True, rms_eps=1e-20),
     Case((), 4, 513, norm=True),
 ]
