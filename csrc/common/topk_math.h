@@ -3,6 +3,7 @@
 
 #include "compat.h"
 #include "op_params.h"
+#include "wave.h"
 
 namespace dsv4 {
 
@@ -36,6 +37,45 @@ DSV4_HD void topk_row_window(const TopKParams& p, int64_t r, int64_t* start, int
   }
   *start = s;
   *len = e - s;
+}
+
+// Radix select over the key, most significant digit first: 11, 11, then 10 bits. Bins are ranked
+// from the largest digit down (rank = kTopkBins - 1 - digit), so a running count from rank 0 is
+// "keys above this digit".
+constexpr int kTopkBins = 1 << 11;
+constexpr int kTopkRadixPasses = 3;
+DSV4_HD int topk_digit_shift(int pass) { return pass == 0 ? 21 : (pass == 1 ? 10 : 0); }
+DSV4_HD uint32_t topk_digit_mask(int pass) { return pass < 2 ? 0x7ffu : 0x3ffu; }
+
+struct TopkPick {
+  uint32_t rank;       // bin rank holding the `remaining`-th largest key of the candidates
+  uint32_t remaining;  // how many keys of that bin are still needed (>= 1)
+  uint32_t count;      // keys in that bin; remaining == count means the whole bin is taken
+};
+
+// One wave picks the bin from a histogram read by rank: lane l holds `lane_total`, the sum of
+// ranks [l*per_lane, (l+1)*per_lane), and count(rank) reads one bin (called with wave-uniform
+// ranks). Needs 1 <= remaining <= the histogram total. The result is wave-uniform.
+template <class B, class Count>
+DSV4_HD TopkPick topk_pick_bin(typename B::template Val<uint32_t> lane_total, int per_lane,
+                               uint32_t remaining, Count count) {
+  const auto above = wave::exclusive_sum<B, uint32_t>(lane_total);
+  const auto crosses = B::zip(above, lane_total, [remaining](uint32_t a, uint32_t n) {
+    return a < remaining && a + n >= remaining;
+  });
+  const int lane = __builtin_ctzll(B::ballot(crosses));
+  uint32_t acc = B::read_lane(above, lane);
+  for (uint32_t rank = uint32_t(lane * per_lane);; ++rank) {
+    const uint32_t n = count(rank);
+    if (acc + n >= remaining) return {rank, remaining - acc, n};
+    acc += n;
+  }
+}
+
+// Output slot of a selected element in ascending index order: `above` keys beat the threshold
+// before it, `on` keys tie with it before it, and only the first `need_on` ties are taken.
+DSV4_HD uint32_t topk_slot(uint32_t above, uint32_t on, uint32_t need_on) {
+  return above + (on < need_on ? on : need_on);
 }
 
 // ragged_pack's value map: out-of-range values become `fill` when num_kv >= 0.

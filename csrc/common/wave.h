@@ -163,18 +163,18 @@ struct Amdgcn {
   template <class T>
   using Val = T;
 
-  __device__ __forceinline__ static int lane_id() {
+  __device__ __attribute__((always_inline)) static int lane_id() {
     return int(__builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u)));
   }
   template <class T>
-  __device__ __forceinline__ static T splat(T x) { return x; }
+  __device__ __attribute__((always_inline)) static T splat(T x) { return x; }
   template <class T, class U, class Op>
-  __device__ __forceinline__ static auto zip(T a, U b, Op op) { return op(a, b); }
+  __device__ __attribute__((always_inline)) static auto zip(T a, U b, Op op) { return op(a, b); }
 
   // xor 1, 2: DPP quad_perm; xor 4..16: ds_swizzle bit mode (no LDS traffic, no address VGPR);
   // xor 32: ds_bpermute, the only one of the three that crosses the 32-lane halves.
   template <int M, class T>
-  __device__ __forceinline__ static T xor_lane(T v) {
+  __device__ __attribute__((always_inline)) static T xor_lane(T v) {
     static_assert(sizeof(T) == 4 && M > 0 && M < 64 && (M & (M - 1)) == 0, "32-bit, M = 2^j < 64");
     const int x = __builtin_bit_cast(int, v);
     int r;
@@ -190,14 +190,14 @@ struct Amdgcn {
     return __builtin_bit_cast(T, r);
   }
   template <int D, class T>
-  __device__ __forceinline__ static T up_in_row(T v, T id) {
+  __device__ __attribute__((always_inline)) static T up_in_row(T v, T id) {
     static_assert(sizeof(T) == 4 && D > 0 && D < kRow, "32-bit, shift inside a row");
     return __builtin_bit_cast(T, __builtin_amdgcn_update_dpp(__builtin_bit_cast(int, id),
                                                              __builtin_bit_cast(int, v), 0x110 | D,
                                                              0xF, 0xF, false));  // row_shr:D
   }
   template <int S, class T>
-  __device__ __forceinline__ static T carry(T v, T id) {
+  __device__ __attribute__((always_inline)) static T carry(T v, T id) {
     static_assert(sizeof(T) == 4 && (S == 16 || S == 32), "row_bcast15 or row_bcast31");
     constexpr int kCtrl = S == 16 ? 0x142 : 0x143, kRows = S == 16 ? 0xA : 0xC;
     return __builtin_bit_cast(T, __builtin_amdgcn_update_dpp(__builtin_bit_cast(int, id),
@@ -205,14 +205,14 @@ struct Amdgcn {
                                                              kRows, 0xF, false));
   }
   template <class T>
-  __device__ __forceinline__ static T read_lane(T v, int lane) {
+  __device__ __attribute__((always_inline)) static T read_lane(T v, int lane) {
     static_assert(sizeof(T) == 4, "32-bit");
     return __builtin_bit_cast(T, __builtin_amdgcn_readlane(__builtin_bit_cast(int, v), lane));
   }
-  __device__ __forceinline__ static uint64_t ballot(bool pred) {
+  __device__ __attribute__((always_inline)) static uint64_t ballot(bool pred) {
     return __builtin_amdgcn_ballot_w64(pred);
   }
-  __device__ __forceinline__ static int count_below(uint64_t mask) {
+  __device__ __attribute__((always_inline)) static int count_below(uint64_t mask) {
     return int(__builtin_amdgcn_mbcnt_hi(uint32_t(mask >> 32),
                                          __builtin_amdgcn_mbcnt_lo(uint32_t(mask), 0u)));
   }

@@ -6,12 +6,12 @@
 // Kernels are compiled with -nogpulib (no ockl/ocml), so ids come from __builtin_amdgcn_* and never
 // from HIP 5.2's threadIdx / blockIdx / blockDim / gridDim; block sizes are template constants.
 //
-// Per-target code objects: one build carries both launcher namespaces (the dispatcher picks one from
-// gcnArchName at run time), so each kernel template is instantiated for Gfx942 and Gfx950 in every
-// device pass. A kernel's body is guarded by `if constexpr (Arch::kThisTarget)`: it is emitted only
-// in the device pass of its own target; elsewhere (the other target, the host pass) the kernel is
-// an empty `s_endpgm` stub that is never launched. Each code object so holds one set of real
-// kernels, tuned for its own LDS size and CU count.
+// Per-target code objects: one build carries both launcher namespaces (the dispatcher picks one
+// from gcnArchName at run time), so each kernel template is instantiated for Gfx942 and Gfx950 in
+// every device pass. A kernel's body is guarded by `if constexpr (Arch::kThisTarget)`: it is
+// emitted only in the device pass of its own target; elsewhere (the other target, the host pass)
+// the kernel is an empty `s_endpgm` stub that is never launched. Each code object so holds one set
+// of real kernels, tuned for its own LDS size and CU count.
 #pragma once
 
 #include <hip/hip_runtime.h>

@@ -1,5 +1,7 @@
 // The wave collectives of common/wave.h through the host lane emulation, at widths 64 (CDNA) and
 // 32, against serial answers: the same algorithm templates the HIP kernels instantiate on Amdgcn.
+// Then the HIP top-k's radix select (topk_math.h's digits, wave bin pick and output slots, driven
+// as csrc/hip/topk.hip drives them) against the CPU top-k.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,7 +10,10 @@
 #include <random>
 #include <vector>
 
+#include "common/topk_math.h"
 #include "common/wave.h"
+#include "cpu/cpu_ops.h"
+#include "test_util.h"
 
 namespace dsv4::wave {
 namespace {
@@ -40,7 +45,7 @@ TYPED_TEST(WaveTest, SumOfIntegersIsExactInEveryLane) {
     int64_t want = 0;
     for (int i = 0; i < active; ++i) want += v[i];
     const auto s = sum<B>(v);
-    for (int i = 0; i < B::kWidth; ++i) ASSERT_EQ(s[i], want) << "active " << active << " lane " << i;
+    for (int i = 0; i < B::kWidth; ++i) ASSERT_EQ(s[i], want) << "active " << active << ", " << i;
   }
 }
 
@@ -74,7 +79,10 @@ TYPED_TEST(WaveTest, Max) {
     const auto f = fill<B, float>(active, -INFINITY, [&] { return fdist(gen) - 10.0f; });
     uint32_t want_u = 0;
     float want_f = -INFINITY;
-    for (int i = 0; i < active; ++i) want_u = std::max(want_u, u[i]), want_f = std::max(want_f, f[i]);
+    for (int i = 0; i < active; ++i) {
+      want_u = std::max(want_u, u[i]);
+      want_f = std::max(want_f, f[i]);
+    }
     const auto mu = max<B>(u);
     const auto mf = max<B>(f);
     for (int i = 0; i < B::kWidth; ++i) {
@@ -139,6 +147,92 @@ TYPED_TEST(WaveTest, PrimitivesMoveLanesAsTheHardwareDoes) {
   if constexpr (B::kWidth == 64) {
     const auto c32 = B::template carry<32>(id, -1);
     for (int i = 0; i < 64; ++i) EXPECT_EQ(c32[i], i >= 32 ? 31 : -1);
+  }
+}
+
+// One row through the HIP kernel's select: per pass a histogram of the candidates' digit, ranked
+// from the top; the wave of width B::kWidth picks the bin from per-lane rank totals; stop once the
+// whole bin is needed; then the ordered write places each selected index at topk_slot(...).
+template <class B>
+std::vector<int32_t> emulated_topk_row(const std::vector<float>& row, int k) {
+  std::vector<uint32_t> keys(row.size());
+  for (size_t i = 0; i < row.size(); ++i) keys[i] = topk_key(row[i]);
+  constexpr int kPerLane = kTopkBins / B::kWidth;
+  uint32_t prefix = 0, mask = 0, remaining = uint32_t(k);
+  for (int pass = 0; pass < kTopkRadixPasses; ++pass) {
+    const int shift = topk_digit_shift(pass);
+    std::vector<uint32_t> hist(kTopkBins, 0);
+    for (uint32_t key : keys)
+      if ((key & mask) == prefix) ++hist[(key >> shift) & uint32_t(kTopkBins - 1)];
+    const auto count = [&](uint32_t rank) { return hist[kTopkBins - 1 - rank]; };
+    typename B::template Val<uint32_t> lane_total;
+    for (int l = 0; l < B::kWidth; ++l) {
+      lane_total[l] = 0;
+      for (int j = 0; j < kPerLane; ++j) lane_total[l] += count(uint32_t(l * kPerLane + j));
+    }
+    const TopkPick pick = topk_pick_bin<B>(lane_total, kPerLane, remaining, count);
+    EXPECT_EQ(pick.count, count(pick.rank));
+    prefix |= (uint32_t(kTopkBins - 1) - pick.rank) << shift;
+    mask |= topk_digit_mask(pass) << shift;
+    remaining = pick.remaining;
+    if (pick.remaining == pick.count) break;
+  }
+  std::vector<int32_t> out(size_t(k), -2);
+  uint32_t above = 0, on = 0;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const bool gt = (keys[i] & mask) > prefix, eq = (keys[i] & mask) == prefix;
+    if (gt || (eq && on < remaining)) {
+      const uint32_t slot = topk_slot(above, on, remaining);
+      EXPECT_LT(slot, uint32_t(k));
+      if (slot < uint32_t(k)) out[slot] = int32_t(i);
+    }
+    above += gt;
+    on += eq;
+  }
+  return out;
+}
+
+std::vector<int32_t> cpu_topk_row(const std::vector<float>& row, int k) {
+  const int32_t end = int32_t(row.size());
+  std::vector<int32_t> out(static_cast<size_t>(k));
+  TopKParams p{};
+  p.logits = row.data();
+  p.rows = 1;
+  p.width = int64_t(row.size());
+  p.logits_row_stride = p.width;
+  p.logits_col_stride = 1;
+  p.row_ends = &end;
+  p.next_n = 1;
+  p.seq_lens_2d = true;
+  p.indices = out.data();
+  p.indices_row_stride = k;
+  p.k = k;
+  p.deterministic = true;
+  cpu::top_k_per_row(p, test::kSerial);
+  return out;
+}
+
+TYPED_TEST(WaveTest, RadixSelectMatchesCpuTopK) {
+  using B = TypeParam;
+  std::mt19937 gen(6);
+  std::normal_distribution<float> normal(0.0f, 1.0f);
+  std::uniform_int_distribution<int> small(-3, 3);
+  const float specials[] = {NAN, -NAN, INFINITY, -INFINITY, 0.0f, -0.0f, 1e-45f, -1e-45f};
+  struct Case {
+    int len, k;
+    int kind;  // 0 normal, 1 few distinct values (ties everywhere), 2 mostly specials
+  };
+  for (const Case c : {Case{1000, 1, 0}, Case{1000, 999, 0}, Case{5000, 512, 0}, Case{5000, 512, 1},
+                       Case{3000, 700, 2}, Case{20000, 2048, 0}, Case{20000, 2048, 1},
+                       Case{4097, 1024, 2}, Case{70000, 512, 0}}) {
+    std::vector<float> row(size_t(c.len));
+    for (float& x : row) {
+      if (c.kind == 0) x = normal(gen);
+      if (c.kind == 1) x = float(small(gen));
+      if (c.kind == 2) x = gen() % 4 ? specials[gen() % 8] : normal(gen);
+    }
+    EXPECT_EQ(emulated_topk_row<B>(row, c.k), cpu_topk_row(row, c.k))
+        << "len " << c.len << " k " << c.k << " kind " << c.kind;
   }
 }
 
