@@ -55,7 +55,7 @@ __device__ __forceinline__ void block_sum(const float (&v)[kCount], float* scrat
   __syncthreads();
 }
 
-inline bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
+__host__ __device__ inline bool aligned16(const void* p) { return (reinterpret_cast<uintptr_t>(p) & 15u) == 0; }
 
 // Calls f(std::integral_constant<int, N>{}) for the runtime hc_mult n in 1..8.
 template <class F>

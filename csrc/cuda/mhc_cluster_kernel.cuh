@@ -20,6 +20,10 @@
 
 #include <cooperative_groups.h>
 
+#include <map>
+#include <mutex>
+#include <tuple>
+
 #include "../common/mhc_math.h"
 #include "../common/op_params.h"
 #include "cuda_common.cuh"
@@ -391,9 +395,8 @@ int launch(const MhcFusedParams& p, cudaStream_t stream) {
   const size_t fn_bytes = size_t(rows<M>()) * (kN * d_slice + 4) * sizeof(float);
   const int64_t tiles = (pp.tokens + kTile - 1) / kTile;
 
-  int device = 0, max_smem = 0;
-  cudaGetDevice(&device);
-  cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+  int device = 0;
+  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
 
   cudaLaunchAttribute attr[1];
   attr[0].id = cudaLaunchAttributeClusterDimension;
@@ -406,31 +409,38 @@ int launch(const MhcFusedParams& p, cudaStream_t stream) {
   cfg.stream = stream;
   cfg.attrs = attr;
   cfg.numAttrs = 1;
-  // Clusters that can be resident at once for a kernel and its shared memory (0: cannot launch).
-  auto max_clusters = [&](auto kernel, size_t smem) {
-    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem));
+  // Clusters that can be resident at once for a kernel variant and its shared memory (0: cannot
+  // launch). The attribute calls and the occupancy query cost host time, so each (device,
+  // variant, shape) asks once; the shared-memory opt-in is set to the device maximum so that a
+  // later, smaller shape never lowers it under an earlier one.
+  auto max_clusters = [&](auto kernel, bool staged, size_t smem) {
+    static std::mutex mu;
+    static std::map<std::tuple<int, bool, int, int, size_t>, int64_t> resident_cache;
+    const std::lock_guard<std::mutex> lock(mu);
+    const auto key = std::make_tuple(device, staged, csize, threads, smem);
+    if (const auto it = resident_cache.find(key); it != resident_cache.end()) return it->second;
+    int max_smem = 0, n = 0;
+    cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem);
     cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
     cfg.dynamicSmemBytes = smem;
-    int n = 0;
-    if (cudaOccupancyMaxActiveClusters(&n, kernel, &cfg) != cudaSuccess) {
-      cudaGetLastError();
-      n = 0;
-    }
-    return int64_t(n);
+    if (smem > size_t(max_smem) || cudaOccupancyMaxActiveClusters(&n, kernel, &cfg) != cudaSuccess) n = 0;
+    cudaGetLastError();  // a refused query is an answer (0), not an error of this launch
+    return resident_cache[key] = int64_t(n);
   };
-  auto run = [&](auto kernel, int64_t resident) {
+  auto run = [&](auto kernel, size_t smem, int64_t resident) {
     const int64_t clusters = tiles < resident ? tiles : resident;
     cfg.gridDim = dim3(unsigned(clusters * csize));
+    cfg.dynamicSmemBytes = smem;
     return int(cudaLaunchKernelEx(&cfg, kernel, p));
   };
   // Stage fn in shared memory when each cluster runs several tiles; stream it from L2 otherwise.
   const size_t staged_smem = sizeof(Shared<M>) + fn_bytes;
-  if (staged_smem <= size_t(max_smem)) {
-    const int64_t resident = max_clusters(mhc_cluster_kernel<M, true>, staged_smem);
-    if (resident > 0 && tiles > resident) return run(mhc_cluster_kernel<M, true>, resident);
-  }
-  const int64_t resident = max_clusters(mhc_cluster_kernel<M, false>, sizeof(Shared<M>));
-  return resident > 0 ? run(mhc_cluster_kernel<M, false>, resident) : -1;
+  const int64_t staged_resident = max_clusters(mhc_cluster_kernel<M, true>, true, staged_smem);
+  if (staged_resident > 0 && tiles > staged_resident)
+    return run(mhc_cluster_kernel<M, true>, staged_smem, staged_resident);
+  const int64_t resident = max_clusters(mhc_cluster_kernel<M, false>, false, sizeof(Shared<M>));
+  return resident > 0 ? run(mhc_cluster_kernel<M, false>, sizeof(Shared<M>), resident) : -1;
 }
 
 }  // namespace cluster_mhc
