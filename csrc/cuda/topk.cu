@@ -7,15 +7,15 @@
 // (#above before i) + min(#on it before i, needed): ascending index order, which also satisfies
 // deterministic=True, and exact, since every pass counts every candidate.
 //
-// Reads of the row: the first digit's histogram, then (when they fit a shared-memory buffer of
-// 2k, at least 4096, entries) the keys at or above the first-digit prefix are copied there in
-// index order (a count pass and a copy pass) and the other digits and the ordered write walk only
-// them: three reads instead of five. A row whose keys fit in shared memory beside that buffer is
-// read from HBM once and staged. Each warp owns one contiguous chunk of what it walks, in 32-wide
-// steps, so its ballots follow index order and an ordered pass needs one exchange of per-warp
-// counts; 8 loads in flight per thread, 32-bit positions. (Measured on H100: the per-element
-// instruction count, not bandwidth, bounds this kernel; one dependent load per iteration took
-// 85 us for a 65536-wide row.)
+// Reads of the row: the first digit's histogram; then each warp copies the keys of its chunk at
+// or above the first-digit prefix, in index order, into its own segment of a shared-memory
+// candidate buffer, and the other digits and the ordered write walk only those: two reads instead
+// of five (the whole row is walked again only when a segment overflows). A row whose keys fit in
+// shared memory beside that buffer is read from HBM once, staged, with the first digit counted on
+// the way. Each warp walks one contiguous chunk in 32-wide steps, so its ballots follow index
+// order and an ordered pass needs one exchange of per-warp counts; 8 loads in flight per thread,
+// 32-bit positions. (Measured on H100: the per-element instruction count, not bandwidth, bounds
+// this kernel; one dependent load per iteration took 85 us for a 65536-wide row.)
 #include <cub/block/block_scan.cuh>
 
 #include <algorithm>
@@ -70,19 +70,22 @@ struct Candidates {
   __device__ uint32_t index(uint32_t j) const { return indices[j]; }
 };
 
-// A walk over n entries of a source: warp w owns [w * chunk, (w + 1) * chunk), lane l sees entry
-// w * chunk + 32 * s + l at step s, so a warp's ballots follow entry order and every lane of a
-// warp runs the same steps. 32-bit positions: rows are shorter than 2^31.
+// A walk over entries of a source. Chunked: warp w owns [w * chunk, (w + 1) * chunk) of n entries;
+// segment: each warp walks its own [begin, begin + count). Lane l sees entry first + 32 * s at step
+// s, so a warp's ballots follow entry order and every lane of a warp runs the same steps. 32-bit
+// positions: rows are shorter than 2^31.
 template <int kThreads, class Source>
 struct Walk {
   Source src;
-  uint32_t n, first, steps;
+  uint32_t first, end, steps;
 
-  __device__ Walk(Source src_, uint32_t n_) : src(src_), n(n_) {
+  __device__ static Walk chunked(Source src, uint32_t n) {
     constexpr uint32_t kWarps = kThreads / kWarp;
     const uint32_t chunk = ((n + kWarps - 1) / kWarps + kWarp - 1) / kWarp * kWarp;
-    steps = chunk / kWarp;
-    first = (threadIdx.x / kWarp) * chunk + threadIdx.x % kWarp;
+    return Walk{src, (threadIdx.x / kWarp) * chunk + threadIdx.x % kWarp, n, chunk / kWarp};
+  }
+  __device__ static Walk segment(Source src, uint32_t begin, uint32_t count) {
+    return Walk{src, begin + threadIdx.x % kWarp, begin + count, (count + kWarp - 1) / kWarp};
   }
 
   // f(row index, key, valid) for each step in entry order.
@@ -93,20 +96,27 @@ struct Walk {
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
         const uint32_t j = first + (s0 + u) * kWarp;
-        keys[u] = j < n ? src.key(j) : 0u;
+        keys[u] = j < end ? src.key(j) : 0u;
       }
 #pragma unroll
       for (int u = 0; u < kUnroll; ++u) {
         const uint32_t j = first + (s0 + u) * kWarp;
-        if (s0 + u < steps) f(j < n ? src.index(j) : 0u, keys[u], j < n);
+        if (s0 + u < steps) f(j < end ? src.index(j) : 0u, keys[u], j < end);
       }
     }
   }
 };
 
-// Copies a row's keys into shared memory: 16-byte loads when the row allows them.
+// Copies a row's keys into shared memory (16-byte loads when the row allows them) and counts the
+// first digit of each into the (cleared) histogram on the way.
 template <int kThreads>
-__device__ void stage_row(const float* row, uint32_t len, int64_t col_stride, uint32_t* staged) {
+__device__ void stage_row(const float* row, uint32_t len, int64_t col_stride, uint32_t* staged,
+                          Shared<kThreads>& sh) {
+  const auto put = [&](uint32_t i, float x) {
+    const uint32_t key = topk_key(x);
+    staged[i] = key;
+    atomicAdd(&sh.hist[key >> digit_shift(0)], 1u);
+  };
   uint32_t done = 0;
   if (col_stride == 1 && aligned16(row)) {
     const uint32_t quads = len / 4;
@@ -114,15 +124,15 @@ __device__ void stage_row(const float* row, uint32_t len, int64_t col_stride, ui
 #pragma unroll 4
     for (uint32_t q = threadIdx.x; q < quads; q += kThreads) {
       const float4 v = __ldg(src + q);
-      staged[4 * q] = topk_key(v.x);
-      staged[4 * q + 1] = topk_key(v.y);
-      staged[4 * q + 2] = topk_key(v.z);
-      staged[4 * q + 3] = topk_key(v.w);
+      put(4 * q, v.x);
+      put(4 * q + 1, v.y);
+      put(4 * q + 2, v.z);
+      put(4 * q + 3, v.w);
     }
     done = quads * 4;
   }
 #pragma unroll 4
-  for (uint32_t i = done + threadIdx.x; i < len; i += kThreads) staged[i] = topk_key(__ldg(row + int64_t(i) * col_stride));
+  for (uint32_t i = done + threadIdx.x; i < len; i += kThreads) put(i, __ldg(row + int64_t(i) * col_stride));
   __syncthreads();
 }
 
@@ -156,19 +166,16 @@ struct Selection {
   uint32_t prefix = 0, mask = 0, remaining = 0, on_prefix = 0;  // on_prefix: keys equal to prefix
 };
 
-// One radix digit over the keys equal to sel.prefix under sel.mask: histogram, then the digit
+__device__ __forceinline__ void clear_hist(uint32_t* hist, int threads) {
+  for (int b = threadIdx.x; b < kBins; b += threads) hist[b] = 0;
+  __syncthreads();
+}
+
+// After the histogram of digit `pass` over the keys equal to sel.prefix under sel.mask: the digit
 // (from the top) where the running count reaches sel.remaining.
-template <int kThreads, class W>
-__device__ void select_digit(const W& walk, int pass, Selection& sel, Shared<kThreads>& sh) {
+template <int kThreads>
+__device__ void pick_digit(int pass, Selection& sel, Shared<kThreads>& sh) {
   using S = Shared<kThreads>;
-  const int shift = digit_shift(pass);
-  const uint32_t digit_mask = (1u << digit_bits(pass)) - 1u;
-  for (int b = threadIdx.x; b < kBins; b += kThreads) sh.hist[b] = 0;
-  __syncthreads();
-  walk.for_each([&](uint32_t, uint32_t key, bool valid) {
-    if (valid && (key & sel.mask) == sel.prefix) atomicAdd(&sh.hist[(key >> shift) & digit_mask], 1u);
-  });
-  __syncthreads();
   // Thread q holds the bins at descending positions q * B .. q * B + B - 1.
   uint32_t count[S::kBinsPerThread], above[S::kBinsPerThread];
 #pragma unroll
@@ -183,11 +190,25 @@ __device__ void select_digit(const W& walk, int pass, Selection& sel, Shared<kTh
     }
   }
   __syncthreads();
+  const int shift = digit_shift(pass);
   sel.prefix |= sh.sel_digit << shift;
-  sel.mask |= digit_mask << shift;
+  sel.mask |= ((1u << digit_bits(pass)) - 1u) << shift;
   sel.remaining = sh.sel_remaining;
   sel.on_prefix = sh.sel_count;
   __syncthreads();  // hist, scan storage and sel_* are rewritten next
+}
+
+// One radix digit: histogram over the walk, then pick_digit.
+template <int kThreads, class W>
+__device__ void select_digit(const W& walk, int pass, Selection& sel, Shared<kThreads>& sh) {
+  const int shift = digit_shift(pass);
+  const uint32_t digit_mask = (1u << digit_bits(pass)) - 1u;
+  clear_hist(sh.hist, kThreads);
+  walk.for_each([&](uint32_t, uint32_t key, bool valid) {
+    if (valid && (key & sel.mask) == sel.prefix) atomicAdd(&sh.hist[(key >> shift) & digit_mask], 1u);
+  });
+  __syncthreads();
+  pick_digit(pass, sel, sh);
 }
 
 // The remaining digits from `pass` on (none once every key on the prefix is needed), then the
@@ -210,37 +231,40 @@ __device__ void finish_row(const W& walk, int pass, Selection sel, int32_t* out,
   });
 }
 
-// A row longer than k: the first digit over the whole row; then, when the keys at or above its
-// prefix fit the candidate buffer, they are copied there in index order and the rest of the
-// selection walks only them (three reads of the row instead of five).
+// A row longer than k whose first digit has been counted into the histogram: pick it; then each
+// warp copies the keys of its chunk at or above the first-digit prefix, in index order, into its
+// own segment of the candidate buffer, and the other digits and the ordered write walk only those
+// (two reads of the row instead of five). If the bin is needed whole, or a warp's candidates
+// overflow its segment, the selection goes on over the whole row (exact either way).
 template <int kThreads, class Source>
 __device__ void select_row(Source src, uint32_t len, uint32_t k, uint32_t* cand_keys, uint32_t* cand_idx,
                            uint32_t cand_cap, int32_t* out, Shared<kThreads>& sh) {
-  const Walk<kThreads, Source> row(src, len);
+  constexpr uint32_t kWarps = kThreads / kWarp;
+  const auto row = Walk<kThreads, Source>::chunked(src, len);
   Selection sel;
   sel.remaining = k;
-  select_digit(row, 0, sel, sh);
-  const uint32_t cands = (k - sel.remaining) + sel.on_prefix;
-  if (sel.on_prefix == sel.remaining || cands > cand_cap) {
-    finish_row(row, 1, sel, out, sh);
-    return;
-  }
-  const auto at_or_above = [&](uint32_t key) { return (key & sel.mask) >= sel.prefix; };
-  uint32_t base, unused;
-  warp_bases(row, at_or_above, [](uint32_t) { return false; }, base, unused, sh);
-  const uint32_t lanes_below = (1u << (threadIdx.x % kWarp)) - 1u;
+  pick_digit(0, sel, sh);
+  if (sel.on_prefix == sel.remaining) return finish_row(row, 1, sel, out, sh);
+
+  const uint32_t warp = threadIdx.x / kWarp, lanes_below = (1u << (threadIdx.x % kWarp)) - 1u;
+  const uint32_t seg_cap = cand_cap / kWarps, seg_begin = warp * seg_cap;
+  uint32_t n = 0;
   row.for_each([&](uint32_t i, uint32_t key, bool valid) {
-    const bool c = valid && at_or_above(key);
+    const bool c = valid && (key & sel.mask) >= sel.prefix;
     const uint32_t b = __ballot_sync(0xffffffffu, c);
-    if (c) {
-      const uint32_t pos = base + __popc(b & lanes_below);
-      cand_keys[pos] = key;
-      cand_idx[pos] = i;
+    const uint32_t pos = n + __popc(b & lanes_below);
+    if (c && pos < seg_cap) {
+      cand_keys[seg_begin + pos] = key;
+      cand_idx[seg_begin + pos] = i;
     }
-    base += __popc(b);
+    n += __popc(b);
   });
+  if (threadIdx.x % kWarp == 0) sh.warp_count[0][warp] = n;
   __syncthreads();
-  finish_row(Walk<kThreads, Candidates>(Candidates{cand_keys, cand_idx}, cands), 1, sel, out, sh);
+  bool overflow = false;
+  for (uint32_t w = 0; w < kWarps; ++w) overflow |= sh.warp_count[0][w] > seg_cap;
+  if (overflow) return finish_row(row, 1, sel, out, sh);
+  finish_row(Walk<kThreads, Candidates>::segment(Candidates{cand_keys, cand_idx}, seg_begin, n), 1, sel, out, sh);
 }
 
 // Dynamic shared memory: `staged_cap` staged keys, then `cand_cap` candidate keys and indices.
@@ -260,11 +284,17 @@ __global__ void __launch_bounds__(kThreads) topk_kernel(TopKParams p, uint32_t s
     if (len <= p.k) {
       for (int64_t i = threadIdx.x; i < p.k; i += kThreads) out[i] = i < len ? int32_t(i) : -1;
     } else if (len <= staged_cap) {
-      stage_row<kThreads>(row, uint32_t(len), p.logits_col_stride, staged);
+      clear_hist(sh.hist, kThreads);
+      stage_row<kThreads>(row, uint32_t(len), p.logits_col_stride, staged, sh);
       select_row<kThreads>(StagedRow{staged}, uint32_t(len), k, cand_keys, cand_idx, cand_cap, out, sh);
     } else {
-      select_row<kThreads>(GlobalRow{row, p.logits_col_stride}, uint32_t(len), k, cand_keys, cand_idx,
-                           cand_cap, out, sh);
+      const GlobalRow src{row, p.logits_col_stride};
+      clear_hist(sh.hist, kThreads);
+      Walk<kThreads, GlobalRow>::chunked(src, uint32_t(len)).for_each([&](uint32_t, uint32_t key, bool valid) {
+        if (valid) atomicAdd(&sh.hist[key >> digit_shift(0)], 1u);
+      });
+      __syncthreads();
+      select_row<kThreads>(src, uint32_t(len), k, cand_keys, cand_idx, cand_cap, out, sh);
     }
     __syncthreads();  // shared storage is reused by the next row
   }
@@ -272,8 +302,8 @@ __global__ void __launch_bounds__(kThreads) topk_kernel(TopKParams p, uint32_t s
 
 template <int kThreads>
 int launch(const TopKParams& p, cudaStream_t s) {
-  // Candidate buffer: room for k plus a first-digit bin; the staged row when it fits beside it.
-  const int64_t want = p.k * 2 > 4096 ? p.k * 2 : 4096;
+  // Candidate buffer: room for k plus a first-digit bin (capped); the staged row when it fits beside it.
+  const int64_t want = std::max<int64_t>(int64_t(p.k) * 2, kMaxCandidates);
   const uint32_t cand_cap = uint32_t(std::min<int64_t>({p.width, want, int64_t(kMaxCandidates)}));
   const size_t cand_bytes = size_t(cand_cap) * 2 * sizeof(uint32_t);
   const bool stage = cand_bytes + size_t(p.width) * sizeof(uint32_t) <= kMaxDynamicSmem;
