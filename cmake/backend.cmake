@@ -1,12 +1,11 @@
 # Resolves DSV4EXT_BACKEND (auto | cpu | cuda | hip). auto follows the installed torch: a CUDA torch
 # with nvcc available builds CUDA, a ROCm torch builds HIP, otherwise CPU only. The CPU backend is
-# always built. (HIP: a ROCm torch gets the CPU backend until the HIP kernels land.)
+# always built.
 set(_backend "${DSV4EXT_BACKEND}")
 if(_backend STREQUAL "auto")
   set(_backend "cpu")
   if(TORCH_HIP_VERSION)
-    message(WARNING "dsv4ext: ROCm torch found; the HIP kernels are not in this release yet, so only the "
-                    "CPU backend is built")
+    set(_backend "hip")
   elseif(TORCH_CUDA_VERSION)
     include(cmake/find_nvcc.cmake)
     if(DSV4EXT_NVCC)
@@ -34,9 +33,25 @@ if(_backend STREQUAL "cuda")
   set(DSV4EXT_WITH_CUDA ON)
   set(DSV4EXT_BACKENDS "cpu;cuda")
 elseif(_backend STREQUAL "hip")
-  message(FATAL_ERROR "dsv4ext: the HIP backend is not in this release yet (ROCm kernels are tracked "
-                      "separately); build with DSV4EXT_BACKEND=cpu on ROCm for now")
+  # Archs: DSV4EXT_HIP_ARCHS when set explicitly (environment or -D), else PyTorch's own
+  # PYTORCH_ROCM_ARCH, else the cache default gfx942;gfx950. Only these two have kernels (the
+  # dispatcher picks by gcnArchName), so anything else is refused here rather than at run time.
+  if(NOT DEFINED ENV{DSV4EXT_HIP_ARCHS} AND DEFINED ENV{PYTORCH_ROCM_ARCH}
+     AND DSV4EXT_HIP_ARCHS STREQUAL "gfx942;gfx950")
+    string(REPLACE " " ";" DSV4EXT_HIP_ARCHS "$ENV{PYTORCH_ROCM_ARCH}")
+  endif()
+  foreach(_arch IN LISTS DSV4EXT_HIP_ARCHS)
+    if(NOT _arch MATCHES "^gfx9(42|50)(:.*)?$")
+      message(FATAL_ERROR "dsv4ext: HIP kernels exist for gfx942 and gfx950 only; DSV4EXT_HIP_ARCHS / "
+                          "PYTORCH_ROCM_ARCH asks for '${_arch}'")
+    endif()
+  endforeach()
+  set(CMAKE_HIP_ARCHITECTURES ${DSV4EXT_HIP_ARCHS})
+  enable_language(HIP)
+  set(DSV4EXT_WITH_HIP ON)
+  set(DSV4EXT_BACKENDS "cpu;hip")
 elseif(NOT _backend STREQUAL "cpu")
   message(FATAL_ERROR "dsv4ext: DSV4EXT_BACKEND must be auto, cpu, cuda or hip, got '${DSV4EXT_BACKEND}'")
 endif()
-message(STATUS "dsv4ext: backends ${DSV4EXT_BACKENDS}; CUDA archs ${DSV4EXT_CUDA_ARCHS}")
+message(STATUS "dsv4ext: backends ${DSV4EXT_BACKENDS}; CUDA archs ${DSV4EXT_CUDA_ARCHS}; "
+               "HIP archs ${DSV4EXT_HIP_ARCHS}")

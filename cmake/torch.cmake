@@ -35,5 +35,10 @@ function(dsv4ext_link_torch target)
   if(DSV4EXT_WITH_CUDA)
     target_compile_definitions(${target} PRIVATE USE_CUDA)
     target_link_libraries(${target} PRIVATE "${TORCH_LIB_DIR}/libtorch_cuda.so")
+  elseif(DSV4EXT_WITH_HIP)
+    # A ROCm torch keeps the CUDA names (device type, stream shim); the shim declares
+    # aoti_torch_get_current_cuda_stream under USE_CUDA.
+    target_compile_definitions(${target} PRIVATE USE_ROCM USE_CUDA)
+    target_link_libraries(${target} PRIVATE "${TORCH_LIB_DIR}/libtorch_hip.so")
   endif()
 endfunction()
