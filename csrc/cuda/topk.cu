@@ -16,6 +16,7 @@
 // order and an ordered pass needs one exchange of per-warp counts; 8 loads in flight per thread,
 // 32-bit positions. (Measured on H100: the per-element instruction count, not bandwidth, bounds
 // this kernel; one dependent load per iteration took 85 us for a 65536-wide row.)
+#include <cooperative_groups.h>
 #include <cub/block/block_scan.cuh>
 
 #include <algorithm>
@@ -29,39 +30,59 @@ namespace dsv4::cuda {
 
 namespace {
 
-constexpr int kRadixPasses = 3;
-constexpr int kBins = 1 << 11;
+namespace cg = cooperative_groups;
+
 constexpr int kUnroll = 8;  // loads in flight per thread per step group
-// Dynamic shared memory a block may use for the staged row and the candidate buffer.
+// Dynamic shared memory a block may use for its staged slice and its candidate buffer.
 constexpr size_t kMaxDynamicSmem = 200 * 1024;
 constexpr uint32_t kMaxCandidates = 8192;
-
-__device__ __forceinline__ int digit_bits(int pass) { return pass < 2 ? 11 : 10; }
-__device__ __forceinline__ int digit_shift(int pass) { return pass == 0 ? 21 : (pass == 1 ? 10 : 0); }
+constexpr int kMaxClusterBlocks = 8;
 
 template <int kThreads>
 struct Shared {
   static constexpr int kWarps = kThreads / kWarp;
-  static constexpr int kBinsPerThread = kBins / kThreads;
+  static constexpr int kBinsPerThread = kTopkBins / kThreads;
   using Scan = cub::BlockScan<uint32_t, kThreads>;
   typename Scan::TempStorage scan;
-  uint32_t hist[kBins];
+  uint32_t hist[kTopkBins];
   uint32_t sel_digit, sel_remaining, sel_count;
   uint32_t warp_count[2][kWarps];
+  uint32_t block_count[2];  // read by the later blocks of the cluster
 };
 
-// Where a walk reads its keys: the row in global memory (re-read per pass), the row's keys staged
-// in shared memory, or the index-ordered candidate buffer (keys and their row indices).
-struct GlobalRow {
-  const float* row;
-  int64_t col_stride;
-  __device__ uint32_t key(uint32_t j) const { return topk_key(__ldg(row + int64_t(j) * col_stride)); }
-  __device__ uint32_t index(uint32_t j) const { return j; }
+// The blocks that share a row: a thread-block cluster splits a row into contiguous slices when
+// there are few rows (decode), so one row still uses several SMs; histograms are summed and
+// ordered-write offsets exchanged through distributed shared memory. Unclustered (many rows):
+// one block per row and plain barriers, with no cluster code in the kernel.
+template <bool kClusteredT>
+struct RowGroup {
+  static constexpr bool kClustered = kClusteredT;
+  uint32_t rank = 0, size = 1;
+  __device__ void sync() const {
+    if constexpr (kClustered) {
+      cg::this_cluster().sync();
+    } else {
+      __syncthreads();
+    }
+  }
+  template <class T>
+  __device__ T* remote(T* p, uint32_t r) const { return cg::this_cluster().map_shared_rank(p, r); }
 };
-struct StagedRow {
+
+// Where a walk reads its keys: the slice in global memory (re-read per pass), the slice's keys
+// staged in shared memory, or the index-ordered candidate buffer (keys and their row indices).
+struct GlobalSlice {
+  const float* slice;
+  int64_t col_stride;
+  uint32_t offset;  // row index of entry 0
+  __device__ uint32_t key(uint32_t j) const { return topk_key(__ldg(slice + int64_t(j) * col_stride)); }
+  __device__ uint32_t index(uint32_t j) const { return offset + j; }
+};
+struct StagedSlice {
   const uint32_t* keys;
+  uint32_t offset;
   __device__ uint32_t key(uint32_t j) const { return keys[j]; }
-  __device__ uint32_t index(uint32_t j) const { return j; }
+  __device__ uint32_t index(uint32_t j) const { return offset + j; }
 };
 struct Candidates {
   const uint32_t* keys;
@@ -107,20 +128,28 @@ struct Walk {
   }
 };
 
-// Copies a row's keys into shared memory (16-byte loads when the row allows them) and counts the
-// first digit of each into the (cleared) histogram on the way.
+__device__ __forceinline__ void clear_hist(uint32_t* hist, int threads) {
+  for (int b = threadIdx.x; b < kTopkBins; b += threads) hist[b] = 0;
+  __syncthreads();
+}
+
+__device__ __forceinline__ void count_first_digit(uint32_t* hist, uint32_t key) {
+  atomicAdd(&hist[key >> topk_digit_shift(0)], 1u);
+}
+
+// Copies a slice's keys into shared memory (16-byte loads when it allows them) and counts their
+// first digit into the (cleared) histogram on the way.
 template <int kThreads>
-__device__ void stage_row(const float* row, uint32_t len, int64_t col_stride, uint32_t* staged,
-                          Shared<kThreads>& sh) {
+__device__ void stage_slice(const float* slice, uint32_t n, int64_t col_stride, uint32_t* staged,
+                            Shared<kThreads>& sh) {
   const auto put = [&](uint32_t i, float x) {
-    const uint32_t key = topk_key(x);
-    staged[i] = key;
-    atomicAdd(&sh.hist[key >> digit_shift(0)], 1u);
+    staged[i] = topk_key(x);
+    count_first_digit(sh.hist, staged[i]);
   };
   uint32_t done = 0;
-  if (col_stride == 1 && aligned16(row)) {
-    const uint32_t quads = len / 4;
-    const float4* src = reinterpret_cast<const float4*>(row);
+  if (col_stride == 1 && aligned16(slice)) {
+    const uint32_t quads = n / 4;
+    const float4* src = reinterpret_cast<const float4*>(slice);
 #pragma unroll 4
     for (uint32_t q = threadIdx.x; q < quads; q += kThreads) {
       const float4 v = __ldg(src + q);
@@ -132,182 +161,213 @@ __device__ void stage_row(const float* row, uint32_t len, int64_t col_stride, ui
     done = quads * 4;
   }
 #pragma unroll 4
-  for (uint32_t i = done + threadIdx.x; i < len; i += kThreads) put(i, __ldg(row + int64_t(i) * col_stride));
-  __syncthreads();
-}
-
-// Per-warp counts of two predicates over a walk, exchanged once: returns, for this warp, how many
-// entries before its chunk satisfy each (in entry order).
-template <int kThreads, class W, class P0, class P1>
-__device__ void warp_bases(const W& walk, P0&& p0, P1&& p1, uint32_t& base0, uint32_t& base1,
-                           Shared<kThreads>& sh) {
-  uint32_t n0 = 0, n1 = 0;
-  walk.for_each([&](uint32_t, uint32_t key, bool valid) {
-    n0 += __popc(__ballot_sync(0xffffffffu, valid && p0(key)));
-    n1 += __popc(__ballot_sync(0xffffffffu, valid && p1(key)));
-  });
-  const int warp = threadIdx.x / kWarp;
-  if (threadIdx.x % kWarp == 0) {
-    sh.warp_count[0][warp] = n0;
-    sh.warp_count[1][warp] = n1;
-  }
-  __syncthreads();
-  base0 = base1 = 0;
-  for (int w = 0; w < warp; ++w) {
-    base0 += sh.warp_count[0][w];
-    base1 += sh.warp_count[1][w];
-  }
-  __syncthreads();  // warp_count is rewritten by the next exchange
+  for (uint32_t i = done + threadIdx.x; i < n; i += kThreads) put(i, __ldg(slice + int64_t(i) * col_stride));
 }
 
 // The radix state: keys whose masked value is above `prefix` are selected, and `remaining` more
-// among those equal to it.
+// among those equal to it (`on_prefix` of them exist).
 struct Selection {
-  uint32_t prefix = 0, mask = 0, remaining = 0, on_prefix = 0;  // on_prefix: keys equal to prefix
+  uint32_t prefix = 0, mask = 0, remaining = 0, on_prefix = 0;
 };
 
-__device__ __forceinline__ void clear_hist(uint32_t* hist, int threads) {
-  for (int b = threadIdx.x; b < kBins; b += threads) hist[b] = 0;
-  __syncthreads();
-}
-
-// After the histogram of digit `pass` over the keys equal to sel.prefix under sel.mask: the digit
-// (from the top) where the running count reaches sel.remaining.
-template <int kThreads>
-__device__ void pick_digit(int pass, Selection& sel, Shared<kThreads>& sh) {
+// After every block of the group has counted digit `pass` of its keys equal to sel.prefix under
+// sel.mask into its histogram: the digit (from the top) where the group's running count reaches
+// sel.remaining. Every block computes the same answer.
+template <int kThreads, class G>
+__device__ void pick_digit(int pass, Selection& sel, Shared<kThreads>& sh, const G& g) {
   using S = Shared<kThreads>;
-  // Thread q holds the bins at descending positions q * B .. q * B + B - 1.
+  g.sync();  // all histograms complete
+  // Thread q holds the bins ranked q * B .. q * B + B - 1 from the top.
   uint32_t count[S::kBinsPerThread], above[S::kBinsPerThread];
 #pragma unroll
-  for (int j = 0; j < S::kBinsPerThread; ++j) count[j] = sh.hist[kBins - 1 - (threadIdx.x * S::kBinsPerThread + j)];
+  for (int j = 0; j < S::kBinsPerThread; ++j) count[j] = 0;
+  for (uint32_t r = 0; r < g.size; ++r) {
+    const uint32_t* hist = sh.hist;
+    if constexpr (G::kClustered) hist = g.remote(sh.hist, r);
+#pragma unroll
+    for (int j = 0; j < S::kBinsPerThread; ++j) count[j] += hist[kTopkBins - 1 - (threadIdx.x * S::kBinsPerThread + j)];
+  }
   typename S::Scan(sh.scan).ExclusiveSum(count, above);
 #pragma unroll
   for (int j = 0; j < S::kBinsPerThread; ++j) {
     if (count[j] != 0 && above[j] < sel.remaining && above[j] + count[j] >= sel.remaining) {
-      sh.sel_digit = uint32_t(kBins - 1 - (threadIdx.x * S::kBinsPerThread + j));
+      sh.sel_digit = uint32_t(kTopkBins - 1 - (threadIdx.x * S::kBinsPerThread + j));
       sh.sel_remaining = sel.remaining - above[j];
       sh.sel_count = count[j];
     }
   }
   __syncthreads();
-  const int shift = digit_shift(pass);
+  const int shift = topk_digit_shift(pass);
   sel.prefix |= sh.sel_digit << shift;
-  sel.mask |= ((1u << digit_bits(pass)) - 1u) << shift;
+  sel.mask |= topk_digit_mask(pass) << shift;
   sel.remaining = sh.sel_remaining;
   sel.on_prefix = sh.sel_count;
-  __syncthreads();  // hist, scan storage and sel_* are rewritten next
+  g.sync();  // histograms (read across the group), scan storage and sel_* are rewritten next
 }
 
 // One radix digit: histogram over the walk, then pick_digit.
-template <int kThreads, class W>
-__device__ void select_digit(const W& walk, int pass, Selection& sel, Shared<kThreads>& sh) {
-  const int shift = digit_shift(pass);
-  const uint32_t digit_mask = (1u << digit_bits(pass)) - 1u;
+template <int kThreads, class W, class G>
+__device__ void select_digit(const W& walk, int pass, Selection& sel, Shared<kThreads>& sh, const G& g) {
+  const int shift = topk_digit_shift(pass);
+  const uint32_t digit_mask = topk_digit_mask(pass);
   clear_hist(sh.hist, kThreads);
   walk.for_each([&](uint32_t, uint32_t key, bool valid) {
     if (valid && (key & sel.mask) == sel.prefix) atomicAdd(&sh.hist[(key >> shift) & digit_mask], 1u);
   });
+  pick_digit(pass, sel, sh, g);
+}
+
+// How many entries before this warp's part of the row (earlier blocks of the group, earlier
+// warps of this block) are above and on the prefix: per-warp counts, one exchange in the block,
+// one across the group.
+template <int kThreads, class W, class G>
+__device__ void ordered_bases(const W& walk, const Selection& sel, uint32_t& above_base, uint32_t& on_base,
+                              Shared<kThreads>& sh, const G& g) {
+  uint32_t n_above = 0, n_on = 0;
+  walk.for_each([&](uint32_t, uint32_t key, bool valid) {
+    n_above += __popc(__ballot_sync(0xffffffffu, valid && (key & sel.mask) > sel.prefix));
+    n_on += __popc(__ballot_sync(0xffffffffu, valid && (key & sel.mask) == sel.prefix));
+  });
+  const int warp = threadIdx.x / kWarp;
+  if (threadIdx.x % kWarp == 0) {
+    sh.warp_count[0][warp] = n_above;
+    sh.warp_count[1][warp] = n_on;
+  }
   __syncthreads();
-  pick_digit(pass, sel, sh);
+  above_base = on_base = 0;
+  uint32_t block_above = 0, block_on = 0;
+  for (int w = 0; w < Shared<kThreads>::kWarps; ++w) {
+    if (w == warp) {
+      above_base = block_above;
+      on_base = block_on;
+    }
+    block_above += sh.warp_count[0][w];
+    block_on += sh.warp_count[1][w];
+  }
+  if constexpr (G::kClustered) {
+    if (threadIdx.x == 0) {
+      sh.block_count[0] = block_above;
+      sh.block_count[1] = block_on;
+    }
+    g.sync();
+    for (uint32_t r = 0; r < g.rank; ++r) {
+      const uint32_t* other = g.remote(sh.block_count, r);
+      above_base += other[0];
+      on_base += other[1];
+    }
+  }
 }
 
 // The remaining digits from `pass` on (none once every key on the prefix is needed), then the
-// ordered write: entry i goes to (#above before i) + min(#on the prefix before i, needed).
-template <int kThreads, class W>
-__device__ void finish_row(const W& walk, int pass, Selection sel, int32_t* out, Shared<kThreads>& sh) {
-  for (; pass < kRadixPasses && sel.on_prefix != sel.remaining; ++pass) select_digit(walk, pass, sel, sh);
-  const auto above = [&](uint32_t key) { return (key & sel.mask) > sel.prefix; };
-  const auto on = [&](uint32_t key) { return (key & sel.mask) == sel.prefix; };
-  uint32_t g, e;
-  warp_bases(walk, above, on, g, e, sh);
+// ordered write at topk_slot(#above before, #on the prefix before, needed).
+template <int kThreads, class W, class G>
+__device__ void finish_row(const W& walk, int pass, Selection sel, int32_t* out, Shared<kThreads>& sh,
+                           const G& g) {
+  for (; pass < kTopkRadixPasses && sel.on_prefix != sel.remaining; ++pass) select_digit(walk, pass, sel, sh, g);
+  uint32_t a, e;
+  ordered_bases(walk, sel, a, e, sh, g);
   const uint32_t lanes_below = (1u << (threadIdx.x % kWarp)) - 1u, need = sel.remaining;
   walk.for_each([&](uint32_t i, uint32_t key, bool valid) {
-    const bool gt = valid && above(key), eq = valid && on(key);
+    const bool gt = valid && (key & sel.mask) > sel.prefix, eq = valid && (key & sel.mask) == sel.prefix;
     const uint32_t b_gt = __ballot_sync(0xffffffffu, gt), b_eq = __ballot_sync(0xffffffffu, eq);
-    const uint32_t my_g = g + __popc(b_gt & lanes_below), my_e = e + __popc(b_eq & lanes_below);
-    if (gt || (eq && my_e < need)) out[my_g + (my_e < need ? my_e : need)] = int32_t(i);
-    g += __popc(b_gt);
+    const uint32_t my_e = e + __popc(b_eq & lanes_below);
+    if (gt || (eq && my_e < need)) out[topk_slot(a + __popc(b_gt & lanes_below), my_e, need)] = int32_t(i);
+    a += __popc(b_gt);
     e += __popc(b_eq);
   });
 }
 
-// A row longer than k whose first digit has been counted into the histogram: pick it; then each
-// warp copies the keys of its chunk at or above the first-digit prefix, in index order, into its
-// own segment of the candidate buffer, and the other digits and the ordered write walk only those
-// (two reads of the row instead of five). If the bin is needed whole, or a warp's candidates
-// overflow its segment, the selection goes on over the whole row (exact either way).
-template <int kThreads, class Source>
-__device__ void select_row(Source src, uint32_t len, uint32_t k, uint32_t* cand_keys, uint32_t* cand_idx,
-                           uint32_t cand_cap, int32_t* out, Shared<kThreads>& sh) {
+// A slice of a row longer than k whose first digit every block of the group has counted into its
+// histogram: pick it; then each warp copies the keys of its chunk at or above the first-digit
+// prefix, in index order, into its own segment of the candidate buffer, and the other digits and
+// the ordered write walk only those. If the bin is needed whole, or a warp's candidates overflow
+// its segment, this block goes on over its whole slice (exact either way; the group's protocol
+// of barriers is the same on both paths).
+template <int kThreads, class Source, class G>
+__device__ void select_slice(Source src, uint32_t n, uint32_t k, uint32_t* cand_keys, uint32_t* cand_idx,
+                             uint32_t cand_cap, int32_t* out, Shared<kThreads>& sh, const G& g) {
   constexpr uint32_t kWarps = kThreads / kWarp;
-  const auto row = Walk<kThreads, Source>::chunked(src, len);
+  const auto slice = Walk<kThreads, Source>::chunked(src, n);
   Selection sel;
   sel.remaining = k;
-  pick_digit(0, sel, sh);
-  if (sel.on_prefix == sel.remaining) return finish_row(row, 1, sel, out, sh);
+  pick_digit(0, sel, sh, g);
+  if (sel.on_prefix == sel.remaining) return finish_row(slice, 1, sel, out, sh, g);
 
   const uint32_t warp = threadIdx.x / kWarp, lanes_below = (1u << (threadIdx.x % kWarp)) - 1u;
   const uint32_t seg_cap = cand_cap / kWarps, seg_begin = warp * seg_cap;
-  uint32_t n = 0;
-  row.for_each([&](uint32_t i, uint32_t key, bool valid) {
+  uint32_t count = 0;
+  slice.for_each([&](uint32_t i, uint32_t key, bool valid) {
     const bool c = valid && (key & sel.mask) >= sel.prefix;
     const uint32_t b = __ballot_sync(0xffffffffu, c);
-    const uint32_t pos = n + __popc(b & lanes_below);
+    const uint32_t pos = count + __popc(b & lanes_below);
     if (c && pos < seg_cap) {
       cand_keys[seg_begin + pos] = key;
       cand_idx[seg_begin + pos] = i;
     }
-    n += __popc(b);
+    count += __popc(b);
   });
-  if (threadIdx.x % kWarp == 0) sh.warp_count[0][warp] = n;
+  if (threadIdx.x % kWarp == 0) sh.warp_count[0][warp] = count;
   __syncthreads();
   bool overflow = false;
   for (uint32_t w = 0; w < kWarps; ++w) overflow |= sh.warp_count[0][w] > seg_cap;
-  if (overflow) return finish_row(row, 1, sel, out, sh);
-  finish_row(Walk<kThreads, Candidates>::segment(Candidates{cand_keys, cand_idx}, seg_begin, n), 1, sel, out, sh);
+  __syncthreads();  // warp_count is rewritten by ordered_bases
+  if (overflow) return finish_row(slice, 1, sel, out, sh, g);
+  finish_row(Walk<kThreads, Candidates>::segment(Candidates{cand_keys, cand_idx}, seg_begin, count), 1, sel, out,
+             sh, g);
 }
 
-// Dynamic shared memory: `staged_cap` staged keys, then `cand_cap` candidate keys and indices.
-template <int kThreads>
+// One row per group of blocks (a cluster; grid = clusters x group size). Dynamic shared memory:
+// `staged_cap` staged keys, then `cand_cap` candidate keys and indices.
+template <int kThreads, bool kClustered>
 __global__ void __launch_bounds__(kThreads) topk_kernel(TopKParams p, uint32_t staged_cap, uint32_t cand_cap) {
   __shared__ Shared<kThreads> sh;
   extern __shared__ uint32_t dyn[];
   uint32_t* staged = dyn;
   uint32_t* cand_keys = dyn + staged_cap;
   uint32_t* cand_idx = cand_keys + cand_cap;
-  for (int64_t r = blockIdx.x; r < p.rows; r += gridDim.x) {
+  RowGroup<kClustered> g;
+  if constexpr (kClustered) {
+    g.rank = cg::this_cluster().block_rank();
+    g.size = cg::this_cluster().num_blocks();
+  }
+  for (int64_t r = blockIdx.x / g.size; r < p.rows; r += gridDim.x / g.size) {
     int64_t start = 0, len = 0;
     topk_row_window(p, r, &start, &len);
     int32_t* out = p.indices + r * p.indices_row_stride;
-    const float* row = p.logits + r * p.logits_row_stride + start * p.logits_col_stride;
-    const uint32_t k = uint32_t(p.k);
     if (len <= p.k) {
-      for (int64_t i = threadIdx.x; i < p.k; i += kThreads) out[i] = i < len ? int32_t(i) : -1;
-    } else if (len <= staged_cap) {
-      clear_hist(sh.hist, kThreads);
-      stage_row<kThreads>(row, uint32_t(len), p.logits_col_stride, staged, sh);
-      select_row<kThreads>(StagedRow{staged}, uint32_t(len), k, cand_keys, cand_idx, cand_cap, out, sh);
+      if (g.rank == 0)
+        for (int64_t i = threadIdx.x; i < p.k; i += kThreads) out[i] = i < len ? int32_t(i) : -1;
     } else {
-      const GlobalRow src{row, p.logits_col_stride};
+      const int64_t s0 = len * g.rank / g.size, s1 = len * (g.rank + 1) / g.size;
+      const uint32_t n = uint32_t(s1 - s0);
+      const float* slice = p.logits + r * p.logits_row_stride + (start + s0) * p.logits_col_stride;
       clear_hist(sh.hist, kThreads);
-      Walk<kThreads, GlobalRow>::chunked(src, uint32_t(len)).for_each([&](uint32_t, uint32_t key, bool valid) {
-        if (valid) atomicAdd(&sh.hist[key >> digit_shift(0)], 1u);
-      });
-      __syncthreads();
-      select_row<kThreads>(src, uint32_t(len), k, cand_keys, cand_idx, cand_cap, out, sh);
+      if (n <= staged_cap) {
+        stage_slice<kThreads>(slice, n, p.logits_col_stride, staged, sh);
+        select_slice<kThreads>(StagedSlice{staged, uint32_t(s0)}, n, uint32_t(p.k), cand_keys, cand_idx, cand_cap,
+                               out, sh, g);
+      } else {
+        const GlobalSlice src{slice, p.logits_col_stride, uint32_t(s0)};
+        Walk<kThreads, GlobalSlice>::chunked(src, n).for_each([&](uint32_t, uint32_t key, bool valid) {
+          if (valid) count_first_digit(sh.hist, key);
+        });
+        select_slice<kThreads>(src, n, uint32_t(p.k), cand_keys, cand_idx, cand_cap, out, sh, g);
+      }
     }
-    __syncthreads();  // shared storage is reused by the next row
+    g.sync();  // shared storage (some of it read by the group) is reused by the next row
   }
 }
 
-template <int kThreads>
-int launch(const TopKParams& p, cudaStream_t s) {
-  // Candidate buffer: room for k plus a first-digit bin (capped); the staged row when it fits beside it.
+template <int kThreads, bool kClustered>
+int launch(const TopKParams& p, int group, cudaStream_t s) {
+  // Per block: a candidate buffer with room for k plus a first-digit bin (capped), and the staged
+  // slice when it fits beside it.
+  const int64_t slice = (p.width + group - 1) / group;
   const int64_t want = std::max<int64_t>(int64_t(p.k) * 2, kMaxCandidates);
-  const uint32_t cand_cap = uint32_t(std::min<int64_t>({p.width, want, int64_t(kMaxCandidates)}));
+  const uint32_t cand_cap = uint32_t(std::min<int64_t>({slice, want, int64_t(kMaxCandidates)}));
   const size_t cand_bytes = size_t(cand_cap) * 2 * sizeof(uint32_t);
-  const bool stage = cand_bytes + size_t(p.width) * sizeof(uint32_t) <= kMaxDynamicSmem;
-  const uint32_t staged_cap = stage ? uint32_t(p.width) : 0u;
+  const bool stage = cand_bytes + size_t(slice) * sizeof(uint32_t) <= kMaxDynamicSmem;
+  const uint32_t staged_cap = stage ? uint32_t(slice) : 0u;
   const size_t smem = cand_bytes + size_t(staged_cap) * sizeof(uint32_t);
   if (smem > 48 * 1024) {  // the opt-in above 48 KB, set once per device
     constexpr int kMaxDevices = 64;
@@ -315,27 +375,50 @@ int launch(const TopKParams& p, cudaStream_t s) {
     int device = 0;
     if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
     if (device >= kMaxDevices || !opted_in[device].load(std::memory_order_relaxed)) {
-      const cudaError_t e = cudaFuncSetAttribute(topk_kernel<kThreads>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+      const cudaError_t e = cudaFuncSetAttribute(topk_kernel<kThreads, kClustered>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                  int(kMaxDynamicSmem));
       if (e != cudaSuccess) return int(e);
       if (device < kMaxDevices) opted_in[device].store(true, std::memory_order_relaxed);
     }
   }
-  const unsigned grid = unsigned(p.rows < 65535LL * 32 ? p.rows : 65535LL * 32);
-  topk_kernel<kThreads><<<grid, kThreads, smem, s>>>(p, staged_cap, cand_cap);
-  return int(cudaGetLastError());
+  const int64_t max_groups = 65535LL * 32 / group;
+  const unsigned grid = unsigned((p.rows < max_groups ? p.rows : max_groups) * group);
+  if constexpr (!kClustered) {
+    topk_kernel<kThreads, false><<<grid, kThreads, smem, s>>>(p, staged_cap, cand_cap);
+    return int(cudaGetLastError());
+  } else {
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = unsigned(group);
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cudaLaunchConfig_t cfg = {};
+    cfg.gridDim = dim3(grid);
+    cfg.blockDim = dim3(kThreads);
+    cfg.dynamicSmemBytes = smem;
+    cfg.stream = s;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    return int(cudaLaunchKernelEx(&cfg, topk_kernel<kThreads, true>, p, staged_cap, cand_cap));
+  }
 }
 
 }  // namespace
 
 int top_k_per_row(const TopKParams& p, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
-  // Launch shape only (every shape runs the same selection and gives the same results): a few
-  // rows (decode) get 1024 threads per row; many rows smaller blocks the narrower they are, so
-  // that several rows share an SM.
-  if (p.rows < 512 || p.width > 16384) return launch<1024>(p, s);
-  if (p.width > 4096) return launch<512>(p, s);
-  return launch<256>(p, s);
+  // Launch shape only (every shape runs the same selection and gives the same results). Few rows
+  // (decode): 1024 threads per block and, for wide rows, a cluster of up to 8 blocks per row so
+  // that about one block per SM is busy; many rows: one block per row, smaller the narrower the
+  // rows, so that several rows share an SM.
+  if (p.rows < 512) {
+    int group = 1;
+    while (group < kMaxClusterBlocks && p.rows * group * 2 <= 132 && p.width / (group * 2) >= 4096) group *= 2;
+    return group > 1 ? launch<1024, true>(p, group, s) : launch<1024, false>(p, 1, s);
+  }
+  if (p.width > 16384) return launch<1024, false>(p, 1, s);
+  if (p.width > 4096) return launch<512, false>(p, 1, s);
+  return launch<256, false>(p, 1, s);
 }
 
 }  // namespace dsv4::cuda
