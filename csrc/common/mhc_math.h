@@ -80,4 +80,23 @@ DSV4_HD void hc_head_token_weights(const float* g, float r, float scale, const f
   for (int i = 0; i < n; ++i) pre[i] = sigmoid(g[i] * r * scale + base[i]) + hc_eps;
 }
 
+// The GPU kernels' per-token step after their reduction, for a compile-time n: the RMS factor of
+// the sum of squares over k elements, then mhc_pre's mixes (its post and comb rows copied to
+// post_out / comb_out; Sinkhorn runs on a local copy, not in global memory) or hc_head's weights.
+// Writes the n stream weights to w.
+template <int N, bool kHead>
+DSV4_HD void mhc_token_weights(const float* g, float sum_sq, int64_t k, const float* scale,
+                               const float* base, const MhcPreScalars& s, float* post_out,
+                               float* comb_out, float* w) {
+  const float r = rms_factor(sum_sq, k, s.rms_eps);
+  if constexpr (kHead) {
+    hc_head_token_weights(g, r, scale[0], base, N, s.hc_pre_eps, w);
+  } else {
+    float post[N], comb[N * N];
+    mhc_token_mixes(g, r, scale, base, N, s, w, post, comb);
+    for (int i = 0; i < N; ++i) post_out[i] = post[i];
+    for (int e = 0; e < N * N; ++e) comb_out[e] = comb[e];
+  }
+}
+
 }  // namespace dsv4

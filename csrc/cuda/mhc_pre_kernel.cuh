@@ -80,18 +80,10 @@ __global__ void __launch_bounds__(kPreThreads) mhc_pre_kernel(MhcPreParams p) {
 
     // Per-token math: one thread, the same code as the CPU backend.
     if (threadIdx.x == 0) {
-      const float r = rms_factor(sums[kRows], k_total, p.scalars.rms_eps);
       float w[N];
-      if constexpr (kHead) {
-        hc_head_token_weights(sums, r, p.hc_scale[0], p.hc_base, N, p.scalars.hc_pre_eps, w);
-      } else {
-        float post[N], comb[N * N];
-        mhc_token_mixes(sums, r, p.hc_scale, p.hc_base, N, p.scalars, w, post, comb);
-#pragma unroll
-        for (int i = 0; i < N; ++i) p.post_mix[t * N + i] = post[i];
-#pragma unroll
-        for (int e = 0; e < N * N; ++e) p.comb_mix[t * N * N + e] = comb[e];
-      }
+      mhc_token_weights<N, kHead>(sums, sums[kRows], k_total, p.hc_scale, p.hc_base, p.scalars,
+                                  kHead ? nullptr : p.post_mix + t * N,
+                                  kHead ? nullptr : p.comb_mix + t * N * N, w);
 #pragma unroll
       for (int i = 0; i < N; ++i) pre[i] = w[i];
     }
