@@ -1,0 +1,245 @@
+// mhc_pre, hc_head and the fused post+pre on CDNA: one kernel template, one workgroup per tile of
+// kTokens consecutive tokens (grid-stride over tiles).
+//
+// Each thread owns the d-chunks c = tid, tid + 256, ... of the tile: a chunk is 8 consecutive d of
+// all n streams (16-byte loads) or 1 d when D % 8 != 0 or a pointer is unaligned, so no element is
+// skipped and the same thread touches the same addresses in every pass.
+//   Pass 0 (fused op only) applies the post of mhc_post_kernel.h to the tile and stores the new
+//     residual, rounded once; the passes below read those stored values (§3.7), each thread only
+//     its own stores.
+//   Pass 1 reads the tile's residual (mhc_pre, hc_head: once from HBM; fused: the pass-0 stores,
+//     from L2) and accumulates, per token, the projections on every fn row and the sum of squares
+//     in fp32 FMAs (never reduced precision). Each fn value loaded serves all kTokens tokens of
+//     the tile, which divides fn's L2 traffic by kTokens.
+//   A fixed-order block sum (butterfly per wave, then the waves in order) gives G and S; thread tt
+//     runs the shared per-token math of mhc_math.h for token tt of the tile.
+//   Pass 2 re-reads the residual (now from L2) for the stream collapse. With the fused RMSNorm it
+//     stores bf16(y) and sums y^2 from the fp32 y; pass 3 reads those D values back (the thread's
+//     own stores), scales and stores them.
+// The reduction order depends only on (n, D), never on T or on a token's place in its tile, so a
+// token's outputs are batch-invariant.
+//
+// Store ownership (the AITER sqrsum race, spec §5.1, cannot happen): every per-token value has one
+// writer chosen by index, never by raw lane id after a reduction. block_sum's wave partials are
+// written by lane 0 of each wave into that wave's slot and each total by thread m alone; post_mix,
+// comb_mix and the weights of token tt by thread tt alone (tt < kTokens <= 8, all in wave 0); a
+// chunk of layer_input or residual_out by the one thread owning that chunk.
+#pragma once
+
+#include "mhc_post_kernel.h"
+
+namespace dsv4::hip {
+
+constexpr int kPreThreads = 256;  // 4 waves: one per SIMD of a CU
+
+enum class PreMode { kPre, kHead, kFused };
+
+// Register tiling, checked against the code objects (no scratch on gfx942 or gfx950).
+template <class Arch, int N, PreMode M>
+struct PreTile {
+  static constexpr int kRows = M == PreMode::kHead ? N : N * (N + 2);  // fn rows
+  static constexpr int kSums = kRows + 1;                             // + the sum of squares
+  // The occupancy the compiler must keep: 4 waves per SIMD (128 VGPRs), except where that spills
+  // to scratch: n >= 7 (64 or 81 accumulators) and, on gfx950 (whose compiler schedules pass 1
+  // differently), mhc_pre and the fused op at n = 4; those get 3 (168 VGPRs; they use ~130-146).
+  static constexpr bool kWide =
+      N >= 7 || (N == 4 && M != PreMode::kHead && std::is_same_v<Arch, Gfx950>);
+  static constexpr int kWavesPerSimd = kWide ? 3 : 4;
+  // Tokens per tile: per token a thread holds kSums accumulators and one stream's chunk (8).
+  static constexpr int kTokens = M == PreMode::kHead ? (N <= 2 ? 4 : N <= 3 ? 3 : N <= 6 ? 2 : 1)
+                                                     : (N <= 1 ? 4 : N <= 2 ? 3 : N <= 4 ? 2 : 1);
+  // fn rows whose loads may be in flight together (a compiler memory barrier between groups):
+  // unbounded, the scheduler issues every row's loads at once and spills.
+  static constexpr int kGroupFit = (96 - kTokens * (kSums + 8)) / 8;
+  static constexpr int kRowGroup = kGroupFit < 1 ? 1 : kGroupFit > 4 ? 4 : kGroupFit;
+};
+
+// y = sum_i w[i] * R[i, d] over the streams of one chunk (fp32, unrounded); `r` is stream 0 at
+// the chunk's uniform base.
+template <int N, int kW>
+__device__ __forceinline__ void collapse_chunk(const bf16* r, int64_t hidden, uint32_t lane,
+                                               const float* w, float (&y)[kW]) {
+#pragma unroll
+  for (int e = 0; e < kW; ++e) y[e] = 0.0f;
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    float v[kW];
+    unpack<kW>(load_raw<kW>(r + i * hidden, lane), v);
+#pragma unroll
+    for (int e = 0; e < kW; ++e) y[e] += w[i] * v[e];
+  }
+}
+
+// Calls f(c0) for each of this thread's chunks c0 + tid; c0, the pass's base, is wave-uniform.
+template <class F>
+__device__ __forceinline__ void for_own_chunks(int64_t chunks, int tid, F&& f) {
+  for (int64_t c0 = 0; c0 < chunks; c0 += kPreThreads) {
+    if (c0 + tid >= chunks) break;
+    f(c0);
+  }
+}
+
+// kFused reads MhcFusedParams::post and writes post.out == pre.residual; kPre and kHead use `pre`.
+template <class Arch, int N, PreMode M, bool kVec>
+__global__ void __launch_bounds__(kPreThreads)
+__attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre_kernel(MhcFusedParams fp) {
+  if constexpr (Arch::kThisTarget) {
+    using Tile = PreTile<Arch, N, M>;
+    constexpr int kRows = Tile::kRows, kSums = Tile::kSums, kTokens = Tile::kTokens;
+    constexpr int kW = kVec ? 8 : 1;
+    constexpr int kWaves = kPreThreads / kWave;
+    __shared__ float scratch[kTokens * kSums * kWaves];
+    __shared__ float sums[kTokens * kSums];  // token tt's G and S at tt * kSums
+    __shared__ float weights[kTokens * N];   // pre (or head) weights
+    static_assert(sizeof(scratch) + sizeof(sums) + sizeof(weights) <= Arch::kLdsBytes / 8,
+                  "LDS stays a small fraction of the CU's, so it never limits occupancy");
+
+    const MhcPreParams& p = fp.pre;
+    const int64_t hidden = p.hidden, k_total = N * hidden;
+    const int64_t chunks = hidden / kW;  // kVec: hidden % 8 == 0
+    const int tid = thread_id();
+    // A chunk loop runs over uniform bases c0 (a multiple of 256); the lane's part is constant.
+    const uint32_t lane = uint32_t(tid) * kW;
+    const bf16* norm_weight = M == PreMode::kHead ? nullptr : p.norm_weight;
+    const int64_t tiles = (p.tokens + kTokens - 1) / kTokens;
+
+    for (int64_t tile = block_id(); tile < tiles; tile += block_count<kPreThreads>()) {
+      const int64_t t0 = tile * kTokens;
+      const int live = int(p.tokens - t0 < kTokens ? p.tokens - t0 : kTokens);  // uniform
+
+      if constexpr (M == PreMode::kFused) {
+        const MhcPostParams& q = fp.post;
+        for_own_chunks(chunks, tid, [&](int64_t c0) {
+          for (int tt = 0; tt < live; ++tt) {
+            const int64_t t = t0 + tt;
+            post_chunk<N, kW>(q, t, c0 * kW, lane, [&](int j, const float (&out)[kW]) {
+              store_raw<kW>(q.out + (t * N + j) * hidden + c0 * kW, lane, pack<kW>(out));
+            });
+          }
+        });
+      }
+
+      // Pass 1: projections and sums of squares of the tile's tokens.
+      float acc[kTokens * kSums];
+#pragma unroll
+      for (int s = 0; s < kTokens * kSums; ++s) acc[s] = 0.0f;
+      for_own_chunks(chunks, tid, [&](int64_t c0) {
+        // One stream at a time (not unrolled): one stream's chunk per token is in registers.
+#pragma unroll 1
+        for (int i = 0; i < N; ++i) {
+          float v[kTokens][kW];
+#pragma unroll
+          for (int tt = 0; tt < kTokens; ++tt) {
+            if (tt < live) {
+              unpack<kW>(load_raw<kW>(p.residual + ((t0 + tt) * N + i) * hidden + c0 * kW, lane),
+                         v[tt]);
+            } else {
+#pragma unroll
+              for (int e = 0; e < kW; ++e) v[tt][e] = 0.0f;
+            }
+#pragma unroll
+            for (int e = 0; e < kW; ++e) acc[tt * kSums + kRows] += v[tt][e] * v[tt][e];
+          }
+          // Down the fn rows, each row's base pinned and the next derived from it, so no
+          // per-row base is precomputed and held (kRows of them would spill).
+          const float* row = p.fn + i * hidden + c0 * kW;
+#pragma unroll
+          for (int m = 0; m < kRows; ++m, row = pin(row + k_total)) {
+            if (m % Tile::kRowGroup == 0) asm volatile("" ::: "memory");
+            float f[kW];
+            load_f32<kW>(row, lane, f);
+#pragma unroll
+            for (int tt = 0; tt < kTokens; ++tt)
+#pragma unroll
+              for (int e = 0; e < kW; ++e) acc[tt * kSums + m] += v[tt][e] * f[e];
+          }
+        }
+      });
+      block_sum<kTokens * kSums, kPreThreads>(acc, scratch, sums);
+
+      // Per-token math, the same code as the CPU backend: thread tt owns token t0 + tt.
+      if (tid < live) {
+        const int64_t t = t0 + tid;
+        const float* g = sums + tid * kSums;
+        float w[N];
+        constexpr bool kHead = M == PreMode::kHead;
+        mhc_token_weights<N, kHead>(g, g[kRows], k_total, p.hc_scale, p.hc_base, p.scalars,
+                                    kHead ? nullptr : p.post_mix + t * N,
+                                    kHead ? nullptr : p.comb_mix + t * N * N, w);
+#pragma unroll
+        for (int i = 0; i < N; ++i) weights[tid * N + i] = w[i];
+      }
+      block_barrier();
+
+      // Pass 2: layer_input = bf16(y); with the fused RMSNorm bf16(y) is an intermediate, and the
+      // sums of y^2 come from the fp32 y.
+      float ss[kTokens];
+#pragma unroll
+      for (int tt = 0; tt < kTokens; ++tt) ss[tt] = 0.0f;
+      for_own_chunks(chunks, tid, [&](int64_t c0) {
+#pragma unroll
+        for (int tt = 0; tt < kTokens; ++tt) {
+          if (tt >= live) break;
+          const int64_t t = t0 + tt;
+          float y[kW];
+          collapse_chunk<N, kW>(p.residual + t * k_total + c0 * kW, hidden, lane, weights + tt * N,
+                                y);
+#pragma unroll
+          for (int e = 0; e < kW; ++e) ss[tt] += y[e] * y[e];
+          store_raw<kW>(p.layer_input + t * hidden + c0 * kW, lane, pack<kW>(y));
+        }
+      });
+
+      // Pass 3 (fused RMSNorm): layer_input = bf16(f(bf16(y)) * rsqrt(ss/D + eps) * w), §3.5.
+      if (norm_weight != nullptr) {
+        block_sum<kTokens, kPreThreads>(ss, scratch, sums);
+        float scale[kTokens];
+#pragma unroll
+        for (int tt = 0; tt < kTokens; ++tt)
+          scale[tt] = rms_factor(sums[tt], hidden, p.scalars.norm_eps);
+        for_own_chunks(chunks, tid, [&](int64_t c0) {
+          float nw[kW];
+          unpack<kW>(load_raw<kW>(norm_weight + c0 * kW, lane), nw);
+#pragma unroll
+          for (int tt = 0; tt < kTokens; ++tt) {
+            if (tt >= live) break;
+            bf16* out = p.layer_input + (t0 + tt) * hidden + c0 * kW;
+            float yb[kW];
+            unpack<kW>(load_raw<kW>(out, lane), yb);  // this thread's own pass-2 store
+#pragma unroll
+            for (int e = 0; e < kW; ++e) yb[e] = yb[e] * scale[tt] * nw[e];
+            store_raw<kW>(out, lane, pack<kW>(yb));
+          }
+        });
+      }
+      block_barrier();  // weights and sums are rewritten by the next tile
+    }
+  }
+}
+
+// Resident 4-wave workgroups per CU the grid is sized for; a tile's serial per-token math
+// (Sinkhorn in one lane per token) hides behind the other workgroups' streaming.
+constexpr int kPreBlocksPerCu = 4;
+
+template <class Arch, PreMode M>
+int launch_mhc_pre(const MhcFusedParams& fp, hipStream_t stream) {
+  const MhcPreParams& p = fp.pre;
+  bool vec = p.hidden % 8 == 0 && aligned16(p.residual) && aligned16(p.fn) &&
+             aligned16(p.layer_input) &&
+             (M == PreMode::kHead || p.norm_weight == nullptr || aligned16(p.norm_weight));
+  if constexpr (M == PreMode::kFused) vec = vec && aligned16(fp.post.x) && aligned16(fp.post.residual);
+  return dispatch_hc_mult(p.hc_mult, [&](auto n) {
+    constexpr int N = decltype(n)::value;
+    constexpr int kTokens = PreTile<Arch, N, M>::kTokens;
+    const int64_t tiles = (p.tokens + kTokens - 1) / kTokens;
+    const unsigned grid = grid_for<Arch>(tiles, 1, kPreBlocksPerCu);
+    if (vec) {
+      mhc_pre_kernel<Arch, N, M, true><<<grid, kPreThreads, 0, stream>>>(fp);
+    } else {
+      mhc_pre_kernel<Arch, N, M, false><<<grid, kPreThreads, 0, stream>>>(fp);
+    }
+    return int(hipGetLastError());
+  });
+}
+
+}  // namespace dsv4::hip
