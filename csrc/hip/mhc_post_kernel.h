@@ -172,8 +172,14 @@ __device__ __forceinline__ void post_chunk(const MhcPostParams& p, int64_t t, in
 
 constexpr int kPostThreads = 256;  // 4 waves: one per SIMD of a CU
 
+// Waves per SIMD the compiler must keep: 8 (the CDNA maximum, 64 VGPRs) up to n = 4; 5 beyond,
+// where the n destination rows of a 16-byte chunk take up to ~92 VGPRs.
+template <int N>
+constexpr int kPostWavesPerSimd = N <= 4 ? 8 : 5;
+
 template <class Arch, int N, bool kVec>
-__global__ void __launch_bounds__(kPostThreads) mhc_post_kernel(MhcPostParams p) {
+__global__ void __launch_bounds__(kPostThreads)
+__attribute__((amdgpu_waves_per_eu(kPostWavesPerSimd<N>))) mhc_post_kernel(MhcPostParams p) {
   if constexpr (Arch::kThisTarget) {
     constexpr int kW = kVec ? 8 : 1;
     constexpr int kWaves = kPostThreads / kWave;
@@ -196,17 +202,15 @@ __global__ void __launch_bounds__(kPostThreads) mhc_post_kernel(MhcPostParams p)
   }
 }
 
-// Resident 4-wave workgroups per CU the grid is sized for: 8 waves per SIMD, the CDNA maximum.
-constexpr int kPostBlocksPerCu = 8;
-
 template <class Arch>
 int launch_mhc_post(const MhcPostParams& p, hipStream_t stream) {
   const bool vec = p.hidden % 8 == 0 && aligned16(p.x) && aligned16(p.residual) && aligned16(p.out);
   const int64_t chunks = vec ? p.hidden / 8 : p.hidden;
   const int64_t items = p.tokens * ((chunks + kWave - 1) / kWave);
-  const unsigned grid = grid_for<Arch>(items, kPostThreads / kWave, kPostBlocksPerCu);
   return dispatch_hc_mult(p.hc_mult, [&](auto n) {
     constexpr int N = decltype(n)::value;
+    // One resident round of 4-wave workgroups: the grid-stride split never waits for a second.
+    const unsigned grid = grid_for<Arch>(items, kPostThreads / kWave, kPostWavesPerSimd<N>);
     if (vec) {
       mhc_post_kernel<Arch, N, true><<<grid, kPostThreads, 0, stream>>>(p);
     } else {

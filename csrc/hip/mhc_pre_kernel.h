@@ -217,10 +217,6 @@ __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre
   }
 }
 
-// Resident 4-wave workgroups per CU the grid is sized for; a tile's serial per-token math
-// (Sinkhorn in one lane per token) hides behind the other workgroups' streaming.
-constexpr int kPreBlocksPerCu = 4;
-
 template <class Arch, PreMode M>
 int launch_mhc_pre(const MhcFusedParams& fp, hipStream_t stream) {
   const MhcPreParams& p = fp.pre;
@@ -232,7 +228,10 @@ int launch_mhc_pre(const MhcFusedParams& fp, hipStream_t stream) {
     constexpr int N = decltype(n)::value;
     constexpr int kTokens = PreTile<Arch, N, M>::kTokens;
     const int64_t tiles = (p.tokens + kTokens - 1) / kTokens;
-    const unsigned grid = grid_for<Arch>(tiles, 1, kPreBlocksPerCu);
+    // As many 4-wave workgroups per CU as the kernel's guaranteed waves per SIMD: all resident at
+    // once, so the grid-stride split has no second round; a tile's serial per-token math
+    // (Sinkhorn, one lane per token) hides behind the other workgroups' streaming.
+    const unsigned grid = grid_for<Arch>(tiles, 1, PreTile<Arch, N, M>::kWavesPerSimd);
     if (vec) {
       mhc_pre_kernel<Arch, N, M, true><<<grid, kPreThreads, 0, stream>>>(fp);
     } else {
