@@ -5,7 +5,8 @@
 // d in [q*D/C, (q+1)*D/C) of all 4 streams, warp w of it 32 consecutive d, lane (g, c) = (lane/4,
 // lane%4) 8 consecutive d of tokens g and g+8 of a 16-token tile. Each CTA keeps its slice of fn
 // (24 rows x 4*D/C) in shared memory for the whole kernel (staged mode) or reads it from L2 (when
-// the cluster runs a single tile, e.g. decode). Per tile:
+// the cluster runs a single tile, e.g. decode, or when that lets more clusters be resident). Per
+// tile:
 //   1. projection G = X fn^T on tensor cores: mma.m16n8k8 tf32 with fn split exactly into
 //      hi + lo tf32 parts (X is bf16, exact in tf32, so products are exact and the result is an
 //      fp32-accurate sum, not a TF32 one); the lane's k order is permuted so that it holds all 4
@@ -434,12 +435,16 @@ int launch(const MhcFusedParams& p, cudaStream_t stream) {
     cfg.dynamicSmemBytes = smem;
     return int(cudaLaunchKernelEx(&cfg, kernel, p));
   };
-  // Stage fn in shared memory when each cluster runs several tiles; stream it from L2 otherwise.
+  // Stage fn in shared memory when each cluster runs several tiles, unless streaming it from L2
+  // lets more clusters be resident: the kernel is bound by its per-tile chain of cluster
+  // barriers, so tiles in flight count more than L2 traffic (H100, D = 4096: the staged slice
+  // allows 1 CTA per SM, the streamed one 2, and mhc_pre at T = 16384 takes 1.12 ms instead of
+  // 1.60; at D = 7168 both allow 1 and staging wins).
   const size_t staged_smem = sizeof(Shared<M>) + fn_bytes;
   const int64_t staged_resident = max_clusters(mhc_cluster_kernel<M, true>, true, staged_smem);
-  if (staged_resident > 0 && tiles > staged_resident)
-    return run(mhc_cluster_kernel<M, true>, staged_smem, staged_resident);
   const int64_t resident = max_clusters(mhc_cluster_kernel<M, false>, false, sizeof(Shared<M>));
+  if (staged_resident > 0 && tiles > staged_resident && staged_resident >= resident)
+    return run(mhc_cluster_kernel<M, true>, staged_smem, staged_resident);
   return resident > 0 ? run(mhc_cluster_kernel<M, false>, sizeof(Shared<M>), resident) : -1;
 }
 
