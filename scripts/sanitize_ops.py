@@ -10,9 +10,10 @@ from dsv4ext import ops
 def main():
     dev = "cuda"
     gen = torch.Generator().manual_seed(0)
-    # n = 4 with D % 256 == 0 takes the cluster fast path (T = 300 stages fn in shared memory).
-    for n, hidden, tokens in [(4, 512, 19), (4, 4096, 300), (4, 64, 19), (3, 65, 5), (8, 24, 3), (1, 7, 2),
-                              (4, 256, 0)]:
+    # n = 4 with D % 256 == 0 takes the cluster fast path: T = 300 streams fn from L2 at D = 4096
+    # (more clusters resident) and stages it in shared memory at D = 7168.
+    for n, hidden, tokens in [(4, 512, 19), (4, 4096, 300), (4, 7168, 300), (4, 64, 19), (3, 65, 5), (8, 24, 3),
+                              (1, 7, 2), (4, 256, 0)]:
         m3 = n * (n + 2)
         r = torch.randn(tokens, n, hidden, generator=gen).bfloat16().to(dev)
         fn = (torch.randn(m3, n * hidden, generator=gen) / (n * hidden) ** 0.5).to(dev)
@@ -26,7 +27,8 @@ def main():
         ops.mhc_post(x, r, post, comb)
         ops.hc_head(r, fn[:n], sc[:1], base[:n])
         ops.sinkhorn(torch.randn(tokens, n, n).to(dev), 3, 1e-6)
-    for rows, width, k in [(6, 3000, 64), (3, 100, 128), (0, 10, 4)]:
+    # Few wide rows take the cluster path (DSMEM), many rows the one-block path.
+    for rows, width, k in [(6, 3000, 64), (3, 100, 128), (0, 10, 4), (2, 16384, 256), (520, 2100, 64)]:
         logits = torch.randn(rows, width).to(dev)
         starts = torch.randint(0, 50, (rows,), dtype=torch.int32).to(dev)
         ends = torch.randint(0, width, (rows,), dtype=torch.int32).to(dev)

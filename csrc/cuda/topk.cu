@@ -369,7 +369,7 @@ int launch(const TopKParams& p, int group, cudaStream_t s) {
   const bool stage = cand_bytes + size_t(slice) * sizeof(uint32_t) <= kMaxDynamicSmem;
   const uint32_t staged_cap = stage ? uint32_t(slice) : 0u;
   const size_t smem = cand_bytes + size_t(staged_cap) * sizeof(uint32_t);
-  if (smem > 48 * 1024) {  // the opt-in above 48 KB, set once per device
+  {  // the opt-in beyond 48 KB of static + dynamic shared memory, set once per device
     constexpr int kMaxDevices = 64;
     static std::atomic<bool> opted_in[kMaxDevices] = {};
     int device = 0;

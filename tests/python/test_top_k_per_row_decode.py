@@ -40,9 +40,12 @@ def _seq_lens(batch, next_n, width, k, two_d, g):
     return lens[torch.randperm(batch, generator=g)].to(torch.int32)
 
 
-# (next_n, k, 2-D seq_lens, width); the last case has k > width.
+# (next_n, k, 2-D seq_lens, width); (2, 2048, False, 1000) has k > width; the widths >= 16384 take
+# the CUDA cluster path (a row split over 4 blocks), the 16384-wide one with exactly 48 KB of
+# dynamic shared memory per block.
 CASES = [(1, 1, False, 64), (2, 7, False, 64), (4, 512, False, 1536), (4, 2048, False, 6144), (1, 512, True, 1536),
-         (2, 2048, True, 6144), (4, 7, True, 64), (2, 2048, False, 1000)]
+         (2, 2048, True, 6144), (4, 7, True, 64), (2, 2048, False, 1000), (2, 2048, False, 20000),
+         (1, 256, False, 16384)]
 
 
 @DET
