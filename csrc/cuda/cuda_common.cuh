@@ -73,6 +73,24 @@ int dispatch_hc_mult(int n, F&& f) {
   }
 }
 
+// A launch of `grid` blocks of `block` threads in 1-D thread-block clusters of `cluster` blocks,
+// for cudaLaunchKernelEx; `attr` (the cluster dimension) must outlive the launch.
+inline cudaLaunchConfig_t cluster_launch(unsigned grid, unsigned block, unsigned cluster, size_t smem,
+                                         cudaStream_t stream, cudaLaunchAttribute& attr) {
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = cluster;
+  attr.val.clusterDim.y = 1;
+  attr.val.clusterDim.z = 1;
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(grid);
+  cfg.blockDim = dim3(block);
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream;
+  cfg.attrs = &attr;
+  cfg.numAttrs = 1;
+  return cfg;
+}
+
 // Grid size for a grid-stride loop over `items` with `per_block` items per block pass.
 inline unsigned grid_for(int64_t items, int per_block, int64_t cap = 65535LL * 32) {
   int64_t g = (items + per_block - 1) / per_block;

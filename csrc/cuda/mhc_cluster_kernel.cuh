@@ -399,17 +399,8 @@ int launch(const MhcFusedParams& p, cudaStream_t stream) {
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
 
-  cudaLaunchAttribute attr[1];
-  attr[0].id = cudaLaunchAttributeClusterDimension;
-  attr[0].val.clusterDim.x = unsigned(csize);
-  attr[0].val.clusterDim.y = 1;
-  attr[0].val.clusterDim.z = 1;
-  cudaLaunchConfig_t cfg = {};
-  cfg.gridDim = dim3(unsigned(csize));
-  cfg.blockDim = dim3(unsigned(threads));
-  cfg.stream = stream;
-  cfg.attrs = attr;
-  cfg.numAttrs = 1;
+  cudaLaunchAttribute attr;
+  cudaLaunchConfig_t cfg = cluster_launch(unsigned(csize), unsigned(threads), unsigned(csize), 0, stream, attr);
   // Clusters that can be resident at once for a kernel variant and its shared memory (0: cannot
   // launch). The attribute calls and the occupancy query cost host time, so each (device,
   // variant, shape) asks once; the shared-memory opt-in is set to the device maximum so that a

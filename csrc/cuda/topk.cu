@@ -1,5 +1,5 @@
-// top_k_per_row on CUDA: one block per row, the path chosen on the device from the row's live
-// length (never from the padded width). Rows with len <= k get 0..len-1 then -1. Longer rows: a
+// top_k_per_row on CUDA: one block per row (few rows: a cluster of blocks per row, each taking a
+// slice), the path chosen on the device from the row's live length (never from the padded width). Rows with len <= k get 0..len-1 then -1. Longer rows: a
 // radix select on the order-preserving 32-bit key in three digits (11, 11, 10 bits; shared-memory
 // histogram, a CUB scan picks each digit, stopping early once every key sharing the prefix is
 // needed) finds the prefix of the k-th largest key and how many keys on it are needed; then an
@@ -387,18 +387,8 @@ int launch(const TopKParams& p, int group, cudaStream_t s) {
     topk_kernel<kThreads, false><<<grid, kThreads, smem, s>>>(p, staged_cap, cand_cap);
     return int(cudaGetLastError());
   } else {
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = unsigned(group);
-    attr[0].val.clusterDim.y = 1;
-    attr[0].val.clusterDim.z = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(grid);
-    cfg.blockDim = dim3(kThreads);
-    cfg.dynamicSmemBytes = smem;
-    cfg.stream = s;
-    cfg.attrs = attr;
-    cfg.numAttrs = 1;
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t cfg = cluster_launch(grid, kThreads, unsigned(group), smem, s, attr);
     return int(cudaLaunchKernelEx(&cfg, topk_kernel<kThreads, true>, p, staged_cap, cand_cap));
   }
 }
