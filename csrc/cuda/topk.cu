@@ -1,5 +1,6 @@
 // top_k_per_row on CUDA: one block per row (few rows: a cluster of blocks per row, each taking a
-// slice), the path chosen on the device from the row's live length (never from the padded width). Rows with len <= k get 0..len-1 then -1. Longer rows: a
+// slice), the path chosen on the device from the row's live length (never from the padded
+// width). Rows with len <= k get 0..len-1 then -1. Longer rows: a
 // radix select on the order-preserving 32-bit key in three digits (11, 11, 10 bits; shared-memory
 // histogram, a CUB scan picks each digit, stopping early once every key sharing the prefix is
 // needed) finds the prefix of the k-th largest key and how many keys on it are needed; then an
@@ -36,7 +37,8 @@ constexpr int kUnroll = 8;  // loads in flight per thread per step group
 // Dynamic shared memory a block may use for its staged slice and its candidate buffer.
 constexpr size_t kMaxDynamicSmem = 200 * 1024;
 constexpr uint32_t kMaxCandidates = 8192;
-constexpr int kMaxClusterBlocks = 8;
+constexpr int kMaxClusterBlocks = 8;  // the portable cluster size
+constexpr int kSmsForClusters = 132;  // launch shape only: H100 / H200 SXM
 
 template <int kThreads>
 struct Shared {
@@ -185,7 +187,8 @@ __device__ void pick_digit(int pass, Selection& sel, Shared<kThreads>& sh, const
     const uint32_t* hist = sh.hist;
     if constexpr (G::kClustered) hist = g.remote(sh.hist, r);
 #pragma unroll
-    for (int j = 0; j < S::kBinsPerThread; ++j) count[j] += hist[kTopkBins - 1 - (threadIdx.x * S::kBinsPerThread + j)];
+    for (int j = 0; j < S::kBinsPerThread; ++j)
+      count[j] += hist[kTopkBins - 1 - (threadIdx.x * S::kBinsPerThread + j)];
   }
   typename S::Scan(sh.scan).ExclusiveSum(count, above);
 #pragma unroll
@@ -263,7 +266,8 @@ __device__ void ordered_bases(const W& walk, const Selection& sel, uint32_t& abo
 template <int kThreads, class W, class G>
 __device__ void finish_row(const W& walk, int pass, Selection sel, int32_t* out, Shared<kThreads>& sh,
                            const G& g) {
-  for (; pass < kTopkRadixPasses && sel.on_prefix != sel.remaining; ++pass) select_digit(walk, pass, sel, sh, g);
+  for (; pass < kTopkRadixPasses && sel.on_prefix != sel.remaining; ++pass)
+    select_digit(walk, pass, sel, sh, g);
   uint32_t a, e;
   ordered_bases(walk, sel, a, e, sh, g);
   const uint32_t lanes_below = (1u << (threadIdx.x % kWarp)) - 1u, need = sel.remaining;
@@ -312,8 +316,8 @@ __device__ void select_slice(Source src, uint32_t n, uint32_t k, uint32_t* cand_
   for (uint32_t w = 0; w < kWarps; ++w) overflow |= sh.warp_count[0][w] > seg_cap;
   __syncthreads();  // warp_count is rewritten by ordered_bases
   if (overflow) return finish_row(slice, 1, sel, out, sh, g);
-  finish_row(Walk<kThreads, Candidates>::segment(Candidates{cand_keys, cand_idx}, seg_begin, count), 1, sel, out,
-             sh, g);
+  const auto candidates = Walk<kThreads, Candidates>::segment(Candidates{cand_keys, cand_idx}, seg_begin, count);
+  finish_row(candidates, 1, sel, out, sh, g);
 }
 
 // One row per group of blocks (a cluster; grid = clusters x group size). Dynamic shared memory:
@@ -344,8 +348,8 @@ __global__ void __launch_bounds__(kThreads) topk_kernel(TopKParams p, uint32_t s
       clear_hist(sh.hist, kThreads);
       if (n <= staged_cap) {
         stage_slice<kThreads>(slice, n, p.logits_col_stride, staged, sh);
-        select_slice<kThreads>(StagedSlice{staged, uint32_t(s0)}, n, uint32_t(p.k), cand_keys, cand_idx, cand_cap,
-                               out, sh, g);
+        const StagedSlice src{staged, uint32_t(s0)};
+        select_slice<kThreads>(src, n, uint32_t(p.k), cand_keys, cand_idx, cand_cap, out, sh, g);
       } else {
         const GlobalSlice src{slice, p.logits_col_stride, uint32_t(s0)};
         Walk<kThreads, GlobalSlice>::chunked(src, n).for_each([&](uint32_t, uint32_t key, bool valid) {
@@ -360,11 +364,11 @@ __global__ void __launch_bounds__(kThreads) topk_kernel(TopKParams p, uint32_t s
 
 template <int kThreads, bool kClustered>
 int launch(const TopKParams& p, int group, cudaStream_t s) {
-  // Per block: a candidate buffer with room for k plus a first-digit bin (capped), and the staged
-  // slice when it fits beside it.
+  // Per block: a candidate buffer of up to kMaxCandidates entries (k plus a first-digit bin for
+  // the index top-k sizes; a larger set falls back to walking the slice), and the staged slice
+  // when it fits beside it.
   const int64_t slice = (p.width + group - 1) / group;
-  const int64_t want = std::max<int64_t>(int64_t(p.k) * 2, kMaxCandidates);
-  const uint32_t cand_cap = uint32_t(std::min<int64_t>({slice, want, int64_t(kMaxCandidates)}));
+  const uint32_t cand_cap = uint32_t(std::min<int64_t>(slice, kMaxCandidates));
   const size_t cand_bytes = size_t(cand_cap) * 2 * sizeof(uint32_t);
   const bool stage = cand_bytes + size_t(slice) * sizeof(uint32_t) <= kMaxDynamicSmem;
   const uint32_t staged_cap = stage ? uint32_t(slice) : 0u;
@@ -375,8 +379,8 @@ int launch(const TopKParams& p, int group, cudaStream_t s) {
     int device = 0;
     if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
     if (device >= kMaxDevices || !opted_in[device].load(std::memory_order_relaxed)) {
-      const cudaError_t e = cudaFuncSetAttribute(topk_kernel<kThreads, kClustered>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                                 int(kMaxDynamicSmem));
+      const cudaError_t e = cudaFuncSetAttribute(
+          topk_kernel<kThreads, kClustered>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kMaxDynamicSmem));
       if (e != cudaSuccess) return int(e);
       if (device < kMaxDevices) opted_in[device].store(true, std::memory_order_relaxed);
     }
@@ -403,7 +407,8 @@ int top_k_per_row(const TopKParams& p, void* stream) {
   // rows, so that several rows share an SM.
   if (p.rows < 512) {
     int group = 1;
-    while (group < kMaxClusterBlocks && p.rows * group * 2 <= 132 && p.width / (group * 2) >= 4096) group *= 2;
+    while (group < kMaxClusterBlocks && p.rows * group * 2 <= kSmsForClusters && p.width / (group * 2) >= 4096)
+      group *= 2;
     return group > 1 ? launch<1024, true>(p, group, s) : launch<1024, false>(p, 1, s);
   }
   if (p.width > 16384) return launch<1024, false>(p, 1, s);
