@@ -14,8 +14,10 @@ int sinkhorn(const SinkhornParams& p, void* stream);
 int top_k_per_row(const TopKParams& p, void* stream);
 int ragged_pack(const RaggedPackParams& p, void* stream);
 
-// Compute capability of a device as major * 10 + minor (cached per device).
+// Compute capability of a device as major * 10 + minor, and its SM count (cached per device; 0 on
+// error).
 int device_sm_version(int device);
+int device_sm_count(int device);
 const char* error_string(int err);
 
 }  // namespace dsv4::cuda

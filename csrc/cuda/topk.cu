@@ -38,7 +38,6 @@ constexpr int kUnroll = 8;  // loads in flight per thread per step group
 constexpr size_t kMaxDynamicSmem = 200 * 1024;
 constexpr uint32_t kMaxCandidates = 8192;
 constexpr int kMaxClusterBlocks = 8;  // the portable cluster size
-constexpr int kSmsForClusters = 132;  // launch shape only: H100 / H200 SXM
 
 template <int kThreads>
 struct Shared {
@@ -363,7 +362,7 @@ __global__ void __launch_bounds__(kThreads) topk_kernel(TopKParams p, uint32_t s
 }
 
 template <int kThreads, bool kClustered>
-int launch(const TopKParams& p, int group, cudaStream_t s) {
+int launch(const TopKParams& p, int group, int device, cudaStream_t s) {
   // Per block: a candidate buffer of up to kMaxCandidates entries (k plus a first-digit bin for
   // the index top-k sizes; a larger set falls back to walking the slice), and the staged slice
   // when it fits beside it.
@@ -376,8 +375,6 @@ int launch(const TopKParams& p, int group, cudaStream_t s) {
   {  // the opt-in beyond 48 KB of static + dynamic shared memory, set once per device
     constexpr int kMaxDevices = 64;
     static std::atomic<bool> opted_in[kMaxDevices] = {};
-    int device = 0;
-    if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
     if (device >= kMaxDevices || !opted_in[device].load(std::memory_order_relaxed)) {
       const cudaError_t e = cudaFuncSetAttribute(
           topk_kernel<kThreads, kClustered>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kMaxDynamicSmem));
@@ -401,19 +398,21 @@ int launch(const TopKParams& p, int group, cudaStream_t s) {
 
 int top_k_per_row(const TopKParams& p, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
+  int device = 0;
+  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
   // Launch shape only (every shape runs the same selection and gives the same results). Few rows
   // (decode): 1024 threads per block and, for wide rows, a cluster of up to 8 blocks per row so
   // that about one block per SM is busy; many rows: one block per row, smaller the narrower the
   // rows, so that several rows share an SM.
   if (p.rows < 512) {
+    const int sms = device_sm_count(device);
     int group = 1;
-    while (group < kMaxClusterBlocks && p.rows * group * 2 <= kSmsForClusters && p.width / (group * 2) >= 4096)
-      group *= 2;
-    return group > 1 ? launch<1024, true>(p, group, s) : launch<1024, false>(p, 1, s);
+    while (group < kMaxClusterBlocks && p.rows * group * 2 <= sms && p.width / (group * 2) >= 4096) group *= 2;
+    return group > 1 ? launch<1024, true>(p, group, device, s) : launch<1024, false>(p, 1, device, s);
   }
-  if (p.width > 16384) return launch<1024, false>(p, 1, s);
-  if (p.width > 4096) return launch<512, false>(p, 1, s);
-  return launch<256, false>(p, 1, s);
+  if (p.width > 16384) return launch<1024, false>(p, 1, device, s);
+  if (p.width > 4096) return launch<512, false>(p, 1, device, s);
+  return launch<256, false>(p, 1, device, s);
 }
 
 }  // namespace dsv4::cuda
