@@ -6,7 +6,7 @@ import torch
 from torch._subclasses.fake_tensor import FakeTensorMode
 
 from dsv4ext import reference as ref
-from topk_cases import (LAYOUTS, SENTINEL, check_decode, i32, pattern_rows, poisoned, run_decode,
+from topk_cases import (LAYOUTS, assert_rejects, SENTINEL, check_decode, i32, pattern_rows, poisoned, run_decode,
                         strided_logits)
 
 OP = torch.ops.dsv4ext.top_k_per_row_decode
@@ -180,10 +180,8 @@ def test_rejects_bad_arguments(device, case):
     args = _args(device)
     mutate, words = BAD[case]
     mutate(args)
-    with pytest.raises(RuntimeError) as err:
-        OP(args["logits"], args["next_n"], args["seq_lens"], args["indices"], args["top_k"], False)
-    msg = str(err.value)
-    assert "top_k_per_row_decode" in msg and all(w in msg for w in words), msg
+    assert_rejects(lambda: OP(args["logits"], args["next_n"], args["seq_lens"], args["indices"], args["top_k"], False),
+                   "top_k_per_row_decode", words)
 
 
 @pytest.mark.gpu

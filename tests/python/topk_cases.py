@@ -5,6 +5,7 @@
 "ties to the lowest index" set) and, independently, against torch.topk's value multiset.
 """
 
+import pytest
 import torch
 
 from dsv4ext import reference as ref
@@ -148,3 +149,11 @@ def random_windows(width: int, k: int, g: torch.Generator, extra: int = 8):
     starts += [width // 2, -7, width - 3, width + 5]
     ends += [width // 2 - 3, min(k + 3, width), width + 100, width + 9]
     return i32(starts), i32(ends)
+
+
+def assert_rejects(call, op: str, words) -> None:
+    """call() raises a RuntimeError whose message names `op` and contains every one of `words`."""
+    with pytest.raises(RuntimeError) as err:
+        call()
+    msg = str(err.value)
+    assert op in msg and all(w in msg for w in words), msg
