@@ -4,6 +4,7 @@
 
 #include <cuda_runtime.h>
 
+#include <atomic>
 #include <type_traits>
 
 #include "../common/bf16.h"
@@ -72,6 +73,26 @@ int dispatch_hc_mult(int n, F&& f) {
     default: return int(cudaErrorInvalidValue);
   }
 }
+
+// A value per device that never changes (an attribute, a one-time setup), computed on first use
+// by query(device); 0 means failure and is not cached, so the next call asks again.
+class PerDevice {
+ public:
+  template <class Query>
+  int get(int device, Query query) {
+    if (device < 0 || device >= kMaxDevices) return query(device);
+    int v = values_[device].load(std::memory_order_relaxed);
+    if (v == 0) {
+      v = query(device);
+      if (v != 0) values_[device].store(v, std::memory_order_relaxed);
+    }
+    return v;
+  }
+
+ private:
+  static constexpr int kMaxDevices = 64;
+  std::atomic<int> values_[kMaxDevices] = {};
+};
 
 // A launch of `grid` blocks of `block` threads in 1-D thread-block clusters of `cluster` blocks,
 // for cudaLaunchKernelEx; `attr` (the cluster dimension) must outlive the launch.

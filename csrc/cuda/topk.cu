@@ -21,7 +21,6 @@
 #include <cub/block/block_scan.cuh>
 
 #include <algorithm>
-#include <atomic>
 
 #include "../common/topk_math.h"
 #include "cuda_common.cuh"
@@ -372,15 +371,16 @@ int launch(const TopKParams& p, int group, int device, cudaStream_t s) {
   const bool stage = cand_bytes + size_t(slice) * sizeof(uint32_t) <= kMaxDynamicSmem;
   const uint32_t staged_cap = stage ? uint32_t(slice) : 0u;
   const size_t smem = cand_bytes + size_t(staged_cap) * sizeof(uint32_t);
-  {  // the opt-in beyond 48 KB of static + dynamic shared memory, set once per device
-    constexpr int kMaxDevices = 64;
-    static std::atomic<bool> opted_in[kMaxDevices] = {};
-    if (device >= kMaxDevices || !opted_in[device].load(std::memory_order_relaxed)) {
-      const cudaError_t e = cudaFuncSetAttribute(
-          topk_kernel<kThreads, kClustered>, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kMaxDynamicSmem));
-      if (e != cudaSuccess) return int(e);
-      if (device < kMaxDevices) opted_in[device].store(true, std::memory_order_relaxed);
-    }
+  // The opt-in beyond 48 KB of static + dynamic shared memory, set once per device.
+  static PerDevice opted_in;
+  const auto opt_in = [](int) {
+    const cudaError_t e = cudaFuncSetAttribute(topk_kernel<kThreads, kClustered>,
+                                               cudaFuncAttributeMaxDynamicSharedMemorySize, int(kMaxDynamicSmem));
+    return int(e == cudaSuccess);
+  };
+  if (!opted_in.get(device, opt_in)) {
+    const cudaError_t e = cudaGetLastError();
+    return int(e != cudaSuccess ? e : cudaErrorInvalidValue);
   }
   const int64_t max_groups = 65535LL * 32 / group;
   const unsigned grid = unsigned((p.rows < max_groups ? p.rows : max_groups) * group);
