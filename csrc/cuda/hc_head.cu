@@ -1,5 +1,5 @@
 #include "cuda_ops.h"
-#include "mhc_cluster_kernel.cuh"
+#include "mhc_pipeline_kernel.cuh"
 #include "mhc_pre_kernel.cuh"
 
 namespace dsv4::cuda {
@@ -8,7 +8,7 @@ int hc_head(const MhcPreParams& p, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
   MhcFusedParams fp{};
   fp.pre = p;
-  const int err = cluster_mhc::launch<cluster_mhc::Mode::kHead>(fp, s);
+  const int err = pipeline_mhc::launch<pipeline_mhc::Mode::kHead>(fp, s);
   return err >= 0 ? err : launch_mhc_pre<true>(p, s);
 }
 

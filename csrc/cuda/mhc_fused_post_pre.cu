@@ -2,7 +2,7 @@
 // residual and projects those rounded values without reading them back; otherwise the post kernel
 // stores the residual and the pre kernel reads it (§3.7's semantics either way).
 #include "cuda_ops.h"
-#include "mhc_cluster_kernel.cuh"
+#include "mhc_pipeline_kernel.cuh"
 #include "mhc_post_kernel.cuh"
 #include "mhc_pre_kernel.cuh"
 
@@ -10,7 +10,7 @@ namespace dsv4::cuda {
 
 int mhc_fused_post_pre(const MhcFusedParams& p, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
-  const int fast = cluster_mhc::launch<cluster_mhc::Mode::kFused>(p, s);
+  const int fast = pipeline_mhc::launch<pipeline_mhc::Mode::kFused>(p, s);
   if (fast >= 0) return fast;
   const int err = launch_mhc_post(p.post, s);
   return err != 0 ? err : launch_mhc_pre<false>(p.pre, s);

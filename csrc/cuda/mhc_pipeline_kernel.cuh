@@ -1,0 +1,612 @@
+// Fast path of mhc_pre / mhc_fused_post_pre / hc_head for hc_mult n = 4 on sm_90: a software
+// pipeline over 16-token tiles in which no CTA ever waits for a whole tile's reduction chain.
+//
+// Why: the per-tile chain (projection, cluster reduction, RMS, sigmoids, a 20-step Sinkhorn,
+// broadcast of the pre weights, collapse) takes ~10 us, while HBM delivers a 16-token tile to the
+// cluster in ~1.5 us. A design that runs the chain tile by tile keeps one tile in flight per
+// cluster and streams at ~20 % of the roof (the cluster kernel this replaced). By Little's law the
+// chain needs ~6 tiles in flight per cluster; here they are:
+//
+// A cluster of C CTAs (16, or 8 when D is not a multiple of 512) splits the hidden dim: CTA q owns
+// d in [q*D/C, (q+1)*D/C) of all 4 streams; worker warp w 32 consecutive d; lane (g, c) =
+// (lane/4, lane%4) 8 consecutive d of tokens g and g+8 of a tile. fn's slice (24 rows x 4*D/C) sits
+// in shared memory (staged) or is read from L2 when the cluster runs one tile (decode). Roles:
+//  - worker warps, iteration j: project tile j (mma.m16n8k8 tf32 with fn split exactly into hi + lo
+//    tf32 parts; bf16 X is exact in tf32, so the sum is fp32-accurate, not TF32), reduce it over
+//    the CTA's warps and push the CTA partial of every token to the token's owner CTA with
+//    st.async (the bytes complete the owner's mbarrier); then collapse tile j - kLag, whose pre
+//    weights arrived meanwhile, re-reading its residual from L2 (it was read kLag tiles ago);
+//  - owner warps (O per CTA, each owning every O-th tile; CTA q owns tokens q, q + C of a tile):
+//    wait for the C partials of a token, sum them in rank order, run the mixes and the 16-lane
+//    Sinkhorn, store post / comb, and push the 4 pre weights (and the fused RMSNorm's scale) into
+//    every CTA with st.async.
+// Rings of kRing slots carry partials and weights; slot reuse needs no extra barrier because a CTA
+// pushes tile j only after collapsing tile j - kLag - 1, i.e. after every owner finished with the
+// slot's previous tile (kRing >= kLag + 1). The residual comes from HBM once; L2 serves the re-read.
+//
+// The fused RMSNorm needs sum_d y_d^2 of y = sum_i pre_i x_i before any output: with the 4x4 Gram
+// matrix Gx of the streams projected alongside (10 more partial sums), sum_d y_d^2 = pre^T Gx pre,
+// known to the owner with the pre weights, so the norm costs no second round trip.
+// The fused op first applies mhc_post to the tile in registers, stores the bf16 residual_out and
+// projects exactly those rounded values; its collapse re-reads residual_out. Every reduction order
+// depends only on D: batch-invariant.
+#pragma once
+
+#include <cooperative_groups.h>
+
+#include <map>
+#include <mutex>
+#include <tuple>
+
+#include "../common/mhc_math.h"
+#include "../common/op_params.h"
+#include "cuda_common.cuh"
+
+namespace dsv4::cuda {
+
+namespace pipeline_mhc {
+
+namespace cg = cooperative_groups;
+
+enum class Mode { kPre, kFused, kHead };
+
+constexpr int kN = 4;
+constexpr int kTile = 16;        // tokens per tile: the mma M dimension
+constexpr int kWarpD = 32;       // d per worker warp
+constexpr int kMaxWorkers = 14;  // D / C <= 448
+constexpr int kMaxWarps = 16;    // workers + owners: 512 threads, 128 registers each
+constexpr int kFewWarps = 12;    // D / C <= 256: 384 threads, 168 registers each (no spills)
+constexpr int kLag = 4;          // tiles between a tile's projection and its collapse
+constexpr int kRing = 8;         // ring slots; >= kLag + 1, a multiple of the owner count
+constexpr int kGram = 10;        // upper triangle of the 4x4 stream Gram matrix
+
+template <Mode M>
+constexpr int proj_rows() {
+  return M == Mode::kHead ? kN : kN * (kN + 2);
+}
+// Partial sums per token: the projections, then the sum of squares, or the Gram matrix (its
+// diagonal first) when the fused RMSNorm needs it.
+template <Mode M, bool kNorm>
+constexpr int parts() {
+  return proj_rows<M>() + (kNorm ? kGram : 1);
+}
+template <Mode M, bool kNorm>
+constexpr int parts_padded() {
+  return (parts<M, kNorm>() + 3) / 4 * 4;
+}
+
+static_assert(kRing >= kLag + 1, "a slot is reused only after its previous tile was collapsed");
+
+template <Mode M, bool kNorm>
+struct alignas(16) Shared {
+  static constexpr int kP = parts_padded<M, kNorm>();
+  uint64_t partials_full[kRing];   // owner side: C partials of each owned token arrived
+  uint64_t weights_full[kRing];    // worker side: the weights of all 16 tokens arrived
+  float weights[kRing][kTile][8];  // pre[4], the RMSNorm scale, padding
+  float partials[kRing][kTile][kP];  // [owned token][source rank], kTile entries in all
+  float owner_sums[4][kP];         // one row per owner warp
+  float warp_part[kMaxWorkers][kTile][kP];
+};
+
+// ---- PTX: mbarriers, DSMEM stores that complete a remote mbarrier, named barriers ----
+__device__ __forceinline__ uint32_t smem_u32(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ uint32_t cluster_addr(const void* p, uint32_t rank) {
+  uint32_t out;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(out) : "r"(smem_u32(p)), "r"(rank));
+  return out;
+}
+__device__ __forceinline__ void mbar_init(uint64_t* bar) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(bar)) : "memory");
+}
+// The one local arrival of a phase, plus the bytes the phase waits for.
+__device__ __forceinline__ void mbar_arm(uint64_t* bar, uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(bar)), "r"(bytes)
+               : "memory");
+}
+// CTA-scope acquire: the waited-for bytes are this CTA's shared memory, made visible by the
+// st.async complete_tx (release at cluster scope); a cluster-scope acquire would also invalidate L1
+// (CCTL.IVALL) on every poll, which profiled as the kernel's top stall.
+__device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) {
+  uint32_t done;
+  do {
+    asm volatile(
+        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+        " selp.u32 %0, 1, 0, p;\n}\n"
+        : "=r"(done)
+        : "r"(smem_u32(bar)), "r"(parity)
+        : "memory");
+  } while (!done);
+}
+__device__ __forceinline__ void st_async(uint32_t remote, float4 v, uint32_t remote_bar) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.f32 [%0], {%1, %2, %3, %4}, [%5];" ::"r"(
+                   remote),
+               "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w), "r"(remote_bar)
+               : "memory");
+}
+__device__ __forceinline__ void workers_sync(int workers) {
+  asm volatile("bar.sync 1, %0;" ::"r"(workers * 32) : "memory");
+}
+
+__device__ __forceinline__ void mma_tf32(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                         uint32_t b0, uint32_t b1) {
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+      "{%0,%1,%2,%3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
+// bf16 element e (0..7) of a 16-byte chunk as a tf32 operand (exact: the low 16 bits are zero).
+__device__ __forceinline__ uint32_t tf32_of(const uint4& v, int e) {
+  const uint32_t w = (&v.x)[e / 2];
+  return (e & 1) ? (w & 0xffff0000u) : (w << 16);
+}
+
+__device__ __forceinline__ float f32_of(const uint4& v, int e) { return __uint_as_float(tf32_of(v, e)); }
+
+// hi + lo = f exactly; hi has a tf32 mantissa, lo is what tf32 keeps of the rest (error 2^-24 |f|).
+__device__ __forceinline__ void split_tf32(float f, uint32_t& hi, uint32_t& lo) {
+  hi = __float_as_uint(f) & 0xffffe000u;
+  lo = __float_as_uint(f - __uint_as_float(hi));
+}
+
+// A lane's streams of one tile: 2 tokens (g, g+8) x 4 streams x 8 d; zeros past the last token.
+// kReadOnly: through the non-coherent path, which only data no thread of the kernel writes may take
+// (the fused op re-reads its own residual_out with plain loads).
+template <bool kReadOnly = true>
+__device__ __forceinline__ void load_streams(const bf16* base, int64_t tokens, int64_t hidden, int64_t tile,
+                                             int64_t d, int g, uint4 (&r)[2][kN]) {
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int64_t t = tile * kTile + g + 8 * h;
+#pragma unroll
+    for (int i = 0; i < kN; ++i) {
+      const uint4* src = reinterpret_cast<const uint4*>(base + (t * kN + i) * hidden + d);
+      r[h][i] = t >= tokens ? make_uint4(0, 0, 0, 0) : kReadOnly ? __ldg(src) : *src;
+    }
+  }
+}
+
+template <Mode M>
+struct TileLoad {
+  uint4 r[2][kN];
+  uint4 x[M == Mode::kFused ? 2 : 1];  // the fused op's layer output
+};
+
+template <Mode M>
+__device__ __forceinline__ void load_tile(const MhcFusedParams& p, int64_t tile, int64_t d, int g, TileLoad<M>& in) {
+  const int64_t hidden = p.pre.hidden;
+  load_streams(M == Mode::kFused ? p.post.residual : p.pre.residual, p.pre.tokens, hidden, tile, d, g, in.r);
+  if constexpr (M == Mode::kFused) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int64_t t = tile * kTile + g + 8 * h;
+      in.x[h] = t < p.pre.tokens ? __ldg(reinterpret_cast<const uint4*>(p.post.x + t * hidden + d))
+                                 : make_uint4(0, 0, 0, 0);
+    }
+  }
+}
+
+// The fused op's post half on a lane's chunk: new[j] = bf16(post[j] x + sum_i comb[i][j] r[i]),
+// stored as residual_out; the rounded values replace r (the pre half projects those).
+template <Mode M>
+__device__ __forceinline__ void apply_post(const MhcFusedParams& p, int64_t tile, int64_t d, int g, TileLoad<M>& in) {
+  if constexpr (M == Mode::kFused) {
+    const int64_t hidden = p.pre.hidden;
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int64_t t = tile * kTile + g + 8 * h;
+      if (t >= p.pre.tokens) continue;
+      const float* post = p.post.post_mix + t * kN;
+      const float* comb = p.post.comb_mix + t * kN * kN;
+      uint4 out[kN];
+#pragma unroll
+      for (int j = 0; j < kN; ++j) {
+        const float pj = __ldg(post + j);
+        float acc[8];
+#pragma unroll
+        for (int e = 0; e < 8; ++e) acc[e] = pj * f32_of(in.x[h], e);
+#pragma unroll
+        for (int i = 0; i < kN; ++i) {
+          const float cij = __ldg(comb + i * kN + j);
+#pragma unroll
+          for (int e = 0; e < 8; ++e) acc[e] += cij * f32_of(in.r[h][i], e);
+        }
+        Bf16x8 packed;
+#pragma unroll
+        for (int e = 0; e < 8; ++e) packed.v[e] = to_bf16(acc[e]);
+        out[j] = *reinterpret_cast<const uint4*>(&packed);
+        *reinterpret_cast<uint4*>(p.post.out + (t * kN + j) * hidden + d) = out[j];
+      }
+#pragma unroll
+      for (int j = 0; j < kN; ++j) in.r[h][j] = out[j];
+    }
+  }
+}
+
+// Owner of one token: the cluster-wide sums -> r, the n pre weights (returned by lanes i, i + 4,
+// ...) and, for mhc_pre, post and comb (16-lane Sinkhorn; lanes 16..31 mirror 0..15, store nothing).
+template <Mode M>
+__device__ __forceinline__ float owner_mixes(const MhcPreParams& p, const float* sums, float sum_sq, int64_t t,
+                                             int lane) {
+  const MhcPreScalars& s = p.scalars;
+  const float r = rms_factor(sum_sq, int64_t(kN) * p.hidden, s.rms_eps);
+  const int i = lane & 3;
+  const bool valid = t < p.tokens;
+  if constexpr (M == Mode::kHead) {
+    return sigmoid(sums[i] * r * p.hc_scale[0] + p.hc_base[i]) + s.hc_pre_eps;
+  } else {
+    const float pre = sigmoid(sums[i] * r * p.hc_scale[0] + p.hc_base[i]) + s.hc_pre_eps;
+    const float post = s.hc_post_mult_value * sigmoid(sums[kN + i] * r * p.hc_scale[1] + p.hc_base[kN + i]);
+    const int e = lane & 15;  // comb entry (row e/4, column e%4)
+    float c = sums[2 * kN + e] * r * p.hc_scale[2] + p.hc_base[2 * kN + e];
+    const auto row_sum = [](float v) {
+      v += __shfl_xor_sync(0xffffffffu, v, 1);
+      return v + __shfl_xor_sync(0xffffffffu, v, 2);
+    };
+    const auto col_sum = [](float v) {
+      v += __shfl_xor_sync(0xffffffffu, v, 4);
+      return v + __shfl_xor_sync(0xffffffffu, v, 8);
+    };
+    float mx = fmaxf(c, __shfl_xor_sync(0xffffffffu, c, 1));
+    mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+    // Each normalisation multiplies by a correctly rounded reciprocal (spec §3.4 allows it, within
+    // ~1 fp32 ulp of the division): a shorter dependent chain than IEEE division, which the owner's
+    // 20-step Sinkhorn runs 40 times per token.
+    c = expf(c - mx);
+    c = c * __frcp_rn(row_sum(c)) + s.hc_sinkhorn_eps;
+    c = c * __frcp_rn(col_sum(c) + s.hc_sinkhorn_eps);
+    for (int it = 1; it < s.sinkhorn_repeat; ++it) {
+      c = c * __frcp_rn(row_sum(c) + s.hc_sinkhorn_eps);
+      c = c * __frcp_rn(col_sum(c) + s.hc_sinkhorn_eps);
+    }
+    if (valid && lane < kN) p.post_mix[t * kN + lane] = post;
+    if (valid && lane < kN * kN) p.comb_mix[t * kN * kN + lane] = c;
+    return pre;
+  }
+}
+
+// Gram layout in a token's partials, after the projections: G00 G11 G22 G33 G01 G02 G03 G12 G13 G23.
+__host__ __device__ constexpr int gram_i(int q) { return q < 4 ? q : q < 7 ? 0 : q < 9 ? 1 : 2; }
+__host__ __device__ constexpr int gram_k(int q) { return q < 4 ? q : q < 7 ? q - 3 : q < 9 ? q - 5 : 3; }
+
+template <Mode M, bool kNorm>
+__device__ __forceinline__ void owner_loop(const MhcFusedParams& p, Shared<M, kNorm>& sh, int csize, int rank,
+                                           int owner, int owners, int64_t first_tile, int64_t tile_step,
+                                           int ntiles) {
+  constexpr int kP = parts_padded<M, kNorm>(), kRows = proj_rows<M>();
+  const MhcPreParams& pp = p.pre;
+  const int lane = threadIdx.x % 32;
+  const int owned = kTile / csize;  // tokens of a tile this CTA owns
+  float* sums = sh.owner_sums[owner];
+  for (int j = owner; j < ntiles; j += owners) {
+    const int s = j % kRing;
+    const int64_t tile = first_tile + j * tile_step;
+    mbar_wait(&sh.partials_full[s], (j / kRing) & 1);
+    for (int local = 0; local < owned; ++local) {
+      const int tok = local * csize + rank;
+      for (int row = lane; row < kP; row += 32) {
+        float v = 0.0f;
+        for (int q = 0; q < csize; ++q) v += sh.partials[s][local * csize + q][row];
+        sums[row] = v;
+      }
+      __syncwarp();
+      const float sum_sq = kNorm ? (sums[kRows] + sums[kRows + 1]) + (sums[kRows + 2] + sums[kRows + 3])
+                                 : sums[kRows];
+      const float w = owner_mixes<M>(pp, sums, sum_sq, tile * kTile + tok, lane);
+      float pre[kN];
+#pragma unroll
+      for (int i = 0; i < kN; ++i) pre[i] = __shfl_sync(0xffffffffu, w, i);
+      float norm_scale = 1.0f;
+      if constexpr (kNorm) {  // sum_d y_d^2 = pre^T Gx pre
+        float ss = 0.0f;
+#pragma unroll
+        for (int q = 0; q < kGram; ++q) {
+          ss += (q < kN ? 1.0f : 2.0f) * pre[gram_i(q)] * pre[gram_k(q)] * sums[kRows + q];
+        }
+        norm_scale = rms_factor(ss, pp.hidden, pp.scalars.norm_eps);
+      }
+      __syncwarp();  // sums is rewritten by the next token
+      if (lane < csize) {
+        const uint32_t bar = cluster_addr(&sh.weights_full[s], uint32_t(lane));
+        const uint32_t dst = cluster_addr(&sh.weights[s][tok][0], uint32_t(lane));
+        st_async(dst, make_float4(pre[0], pre[1], pre[2], pre[3]), bar);
+        st_async(dst + 16, make_float4(norm_scale, 0.0f, 0.0f, 0.0f), bar);
+      }
+    }
+    // Next phase of this slot: its bytes come only after every CTA collapsed this tile.
+    if (lane == 0) mbar_arm(&sh.partials_full[s], uint32_t(kTile * kP * sizeof(float)));
+  }
+}
+
+// kEarly: the collapse's re-read of tile j - kLag is issued before the projection of tile j, so its
+// L2 latency hides behind it (needs the registers of a 12-warp CTA).
+template <Mode M, bool kNorm, bool kStaged, bool kEarly>
+__device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, kNorm>& sh, const float* fn_s,
+                                            int csize, int rank, int workers, int64_t first_tile,
+                                            int64_t tile_step, int ntiles) {
+  constexpr int kRows = proj_rows<M>(), kNTiles = (kRows + 7) / 8, kP = parts_padded<M, kNorm>();
+  constexpr int kParts = parts<M, kNorm>();
+  const MhcPreParams& pp = p.pre;
+  const int64_t hidden = pp.hidden, k_total = int64_t(kN) * hidden;
+  const int d_slice = int(hidden / csize), fn_stride = kN * d_slice + 4;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, c = lane % 4;
+  const int64_t d = int64_t(rank) * d_slice + warp * kWarpD + 8 * c;  // the lane's 8 d
+  const bf16* collapse_src = M == Mode::kFused ? p.post.out : pp.residual;
+
+  TileLoad<M> next;
+  if (ntiles > 0) load_tile<M>(p, first_tile, d, g, next);
+  for (int j = 0; j < ntiles + kLag; ++j) {
+    const int jc = j - kLag;
+    uint4 r[2][kN];
+    if (kEarly && jc >= 0)
+      load_streams<M != Mode::kFused>(collapse_src, pp.tokens, hidden, first_tile + jc * tile_step, d, g, r);
+    if (j < ntiles) {
+      const int s = j % kRing;
+      const int64_t tile = first_tile + j * tile_step;
+      TileLoad<M> cur = next;
+      if (j + 1 < ntiles) load_tile<M>(p, tile + tile_step, d, g, next);
+      apply_post<M>(p, tile, d, g, cur);
+
+      // 1. Projection (tensor cores); sum of squares or Gram matrix (FMAs).
+      float acc[kNTiles][4] = {};
+#pragma unroll
+      for (int i = 0; i < kN; ++i) {
+        // Tensor cores truncate when they accumulate: each stream's 32-k chain (8 mma) starts from
+        // zero and is added with a rounded fp32 add, so the truncation never compounds along k.
+        float chain[kNTiles][4] = {};
+#pragma unroll
+        for (int nt = 0; nt < kNTiles; ++nt) {
+          const int m = nt * 8 + g;
+          float f[8];
+          if (m < kRows) {
+            const float* src = kStaged ? fn_s + m * fn_stride + i * d_slice + warp * kWarpD + 8 * c
+                                       : pp.fn + m * k_total + i * hidden + d;
+            const float4 lo4 = kStaged ? *reinterpret_cast<const float4*>(src)
+                                       : __ldg(reinterpret_cast<const float4*>(src));
+            const float4 hi4 = kStaged ? *reinterpret_cast<const float4*>(src + 4)
+                                       : __ldg(reinterpret_cast<const float4*>(src + 4));
+            f[0] = lo4.x, f[1] = lo4.y, f[2] = lo4.z, f[3] = lo4.w, f[4] = hi4.x, f[5] = hi4.y, f[6] = hi4.z,
+            f[7] = hi4.w;
+          } else {
+#pragma unroll
+            for (int e = 0; e < 8; ++e) f[e] = 0.0f;
+          }
+#pragma unroll
+          for (int jj = 0; jj < 4; ++jj) {
+            uint32_t b0h, b0l, b1h, b1l;
+            split_tf32(f[2 * jj], b0h, b0l);
+            split_tf32(f[2 * jj + 1], b1h, b1l);
+            const uint32_t a0 = tf32_of(cur.r[0][i], 2 * jj), a1 = tf32_of(cur.r[1][i], 2 * jj);
+            const uint32_t a2 = tf32_of(cur.r[0][i], 2 * jj + 1), a3 = tf32_of(cur.r[1][i], 2 * jj + 1);
+            mma_tf32(chain[nt], a0, a1, a2, a3, b0h, b1h);
+            mma_tf32(chain[nt], a0, a1, a2, a3, b0l, b1l);
+          }
+#pragma unroll
+          for (int q = 0; q < 4; ++q) acc[nt][q] += chain[nt][q];
+        }
+      }
+      constexpr int kSq = kNorm ? kGram : 1;
+      float sq[2][kSq];
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+#pragma unroll
+        for (int q = 0; q < kSq; ++q) sq[h][q] = 0.0f;
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+          float x[kN];
+#pragma unroll
+          for (int i = 0; i < kN; ++i) x[i] = f32_of(cur.r[h][i], e);
+          if constexpr (kNorm) {
+#pragma unroll
+            for (int q = 0; q < kGram; ++q) sq[h][q] += x[gram_i(q)] * x[gram_k(q)];
+          } else {
+#pragma unroll
+            for (int i = 0; i < kN; ++i) sq[h][0] += x[i] * x[i];
+          }
+        }
+      }
+
+      // 2. Lanes -> warp partials -> CTA partial of each token -> the token's owner.
+#pragma unroll
+      for (int nt = 0; nt < kNTiles; ++nt)
+#pragma unroll
+        for (int q = 0; q < 4; ++q) {
+          const int row = nt * 8 + 2 * c + (q & 1), tok = g + 8 * (q >> 1);
+          if (row < kRows) sh.warp_part[warp][tok][row] = acc[nt][q];
+        }
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int q = 0; q < kSq; ++q) {
+          float v = sq[h][q];
+          v += __shfl_xor_sync(0xffffffffu, v, 1);
+          v += __shfl_xor_sync(0xffffffffu, v, 2);
+          if (c == 0) sh.warp_part[warp][g + 8 * h][kRows + q] = v;
+        }
+      workers_sync(workers);
+      for (int tok = warp; tok < kTile; tok += workers) {
+        if (lane < kP / 4) {
+          float v[4];
+#pragma unroll
+          for (int e = 0; e < 4; ++e) {
+            const int row = 4 * lane + e;
+            v[e] = 0.0f;
+            if (row < kParts)
+              for (int w = 0; w < workers; ++w) v[e] += sh.warp_part[w][tok][row];
+          }
+          const uint32_t owner = uint32_t(tok % csize);
+          const uint32_t dst = cluster_addr(&sh.partials[s][(tok / csize) * csize + rank][4 * lane], owner);
+          st_async(dst, make_float4(v[0], v[1], v[2], v[3]), cluster_addr(&sh.partials_full[s], owner));
+        }
+      }
+      workers_sync(workers);  // warp_part is rewritten by the next tile
+    }
+
+    // 3. Collapse of tile j - kLag from L2 with the weights its owners pushed.
+    if (jc >= 0) {
+      const int s = jc % kRing;
+      const int64_t tile = first_tile + jc * tile_step;
+      if (!kEarly) load_streams<M != Mode::kFused>(collapse_src, pp.tokens, hidden, tile, d, g, r);
+      mbar_wait(&sh.weights_full[s], (jc / kRing) & 1);
+      const bf16* weight = M == Mode::kHead ? nullptr : pp.norm_weight;
+      float wv[8];
+      if (kNorm) load_bf16x8(weight + d, wv);
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int tok = g + 8 * h;
+        const int64_t t = tile * kTile + tok;
+        const float4 pre = *reinterpret_cast<const float4*>(&sh.weights[s][tok][0]);
+        const float norm_scale = sh.weights[s][tok][4];
+        float out[8];
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+          const float y = pre.x * f32_of(r[h][0], e) + pre.y * f32_of(r[h][1], e) + pre.z * f32_of(r[h][2], e) +
+                          pre.w * f32_of(r[h][3], e);
+          out[e] = kNorm ? to_float(to_bf16(y)) * norm_scale * wv[e] : y;
+        }
+        if (t < pp.tokens) store_bf16x8(pp.layer_input + t * hidden + d, out);
+      }
+      // Re-arm after this thread's own wait: the next phase's bytes come only after this CTA
+      // pushes tile jc + kRing, which every worker reaches only past this point.
+      if (threadIdx.x == 0) mbar_arm(&sh.weights_full[s], uint32_t(kTile * 8 * sizeof(float)));
+    }
+  }
+}
+
+template <Mode M, bool kNorm, bool kStaged, int kWarps>
+__global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedParams p, int workers) {
+  constexpr int kRows = proj_rows<M>(), kP = parts_padded<M, kNorm>();
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  Shared<M, kNorm>& sh = *reinterpret_cast<Shared<M, kNorm>*>(smem_raw);
+  float* fn_s = reinterpret_cast<float*>(smem_raw + sizeof(Shared<M, kNorm>));
+
+  cg::cluster_group cluster = cg::this_cluster();
+  const int csize = int(cluster.num_blocks()), rank = int(cluster.block_rank());
+  const MhcPreParams& pp = p.pre;
+  const int64_t hidden = pp.hidden, k_total = int64_t(kN) * hidden;
+  const int d_slice = int(hidden / csize), fn_stride = kN * d_slice + 4;  // +4: conflict-free LDS.128
+  const int warp = threadIdx.x / 32, owners = blockDim.x / 32 - workers;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kRing; ++s) {
+      mbar_init(&sh.partials_full[s]);
+      mbar_init(&sh.weights_full[s]);
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    for (int s = 0; s < kRing; ++s) {
+      mbar_arm(&sh.partials_full[s], uint32_t(kTile * kP * sizeof(float)));
+      mbar_arm(&sh.weights_full[s], uint32_t(kTile * 8 * sizeof(float)));
+    }
+  }
+  if constexpr (kStaged) {  // this CTA's fn slice, once: rows x (4 streams x d_slice)
+    const int per_row = kN * d_slice / 4;
+    for (int q = threadIdx.x; q < kRows * per_row; q += blockDim.x) {
+      const int m = q / per_row, rest = q % per_row, i = rest / (d_slice / 4), dl = rest % (d_slice / 4);
+      const float4 v = __ldg(reinterpret_cast<const float4*>(pp.fn + m * k_total + i * hidden +
+                                                            int64_t(rank) * d_slice) + dl);
+      *reinterpret_cast<float4*>(fn_s + m * fn_stride + i * d_slice + 4 * dl) = v;
+    }
+  }
+  __syncthreads();
+  cluster.sync();  // every CTA's barriers are initialised before anyone pushes
+
+  const int64_t tiles = (pp.tokens + kTile - 1) / kTile;
+  const int64_t cluster_id = blockIdx.x / csize, clusters = gridDim.x / csize;
+  const int ntiles = cluster_id < tiles ? int((tiles - cluster_id + clusters - 1) / clusters) : 0;
+  if (warp < workers)
+    worker_loop<M, kNorm, kStaged, kWarps == kFewWarps>(p, sh, fn_s, csize, rank, workers, cluster_id, clusters, ntiles);
+  else
+    owner_loop<M, kNorm>(p, sh, csize, rank, warp - workers, owners, cluster_id, clusters, ntiles);
+  cluster.sync();  // no CTA leaves while its shared memory may still be written
+}
+
+// Picks the cluster size for D (0: the fast path does not apply).
+inline int cluster_size_for(int64_t hidden) {
+  if (hidden % (16 * kWarpD) == 0 && hidden / 16 / kWarpD <= kMaxWorkers) return 16;
+  if (hidden % (8 * kWarpD) == 0 && hidden / 8 / kWarpD <= kMaxWorkers) return 8;
+  return 0;
+}
+
+template <Mode M, bool kNorm>
+int launch_variant(const MhcFusedParams& p, int csize, cudaStream_t stream) {
+  const MhcPreParams& pp = p.pre;
+  const int d_slice = int(pp.hidden / csize);
+  const int workers = d_slice / kWarpD;
+  const int owners = workers <= kMaxWarps - 4 ? 4 : 2;  // divides kRing
+  const int threads = (workers + owners) * 32;
+  const bool few = workers + owners <= kFewWarps;
+  const size_t fn_bytes = size_t(proj_rows<M>()) * (kN * d_slice + 4) * sizeof(float);
+  const int64_t tiles = (pp.tokens + kTile - 1) / kTile;
+
+  int device = 0;
+  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
+
+  cudaLaunchAttribute attr;
+  cudaLaunchConfig_t cfg = cluster_launch(unsigned(csize), unsigned(threads), unsigned(csize), 0, stream, attr);
+  // Clusters that can be resident at once for a kernel variant and its shared memory (0: cannot
+  // launch). The attribute calls and the occupancy query cost host time, so each (device,
+  // variant, shape) asks once; the shared-memory opt-in is set to the device maximum so that a
+  // later, smaller shape never lowers it under an earlier one.
+  auto max_clusters = [&](auto kernel, bool staged, size_t smem) {
+    static std::mutex mu;
+    static std::map<std::tuple<int, bool, int, int, size_t>, int64_t> resident_cache;
+    const std::lock_guard<std::mutex> lock(mu);
+    const auto key = std::make_tuple(device, staged, csize, threads, smem);
+    if (const auto it = resident_cache.find(key); it != resident_cache.end()) return it->second;
+    int max_smem = 0, n = 0;
+    cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem);
+    cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+    cfg.dynamicSmemBytes = smem;
+    if (smem > size_t(max_smem) || cudaOccupancyMaxActiveClusters(&n, kernel, &cfg) != cudaSuccess) n = 0;
+    cudaGetLastError();  // a refused query is an answer (0), not an error of this launch
+    return resident_cache[key] = int64_t(n);
+  };
+  auto run = [&](auto kernel, size_t smem, int64_t resident) {
+    const int64_t clusters = tiles < resident ? tiles : resident;
+    cfg.gridDim = dim3(unsigned(clusters * csize));
+    cfg.dynamicSmemBytes = smem;
+    return int(cudaLaunchKernelEx(&cfg, kernel, p, workers));
+  };
+  // fn from L2 when every cluster runs at most one tile (decode: staging would be a serial
+  // prologue reading the same bytes); staged in shared memory when clusters run several tiles,
+  // where it saves re-reading fn (3x the residual's bytes) from L2 for every tile.
+  using Sh = Shared<M, kNorm>;
+  const auto streamed = few ? mhc_pipeline_kernel<M, kNorm, false, kFewWarps> : mhc_pipeline_kernel<M, kNorm, false, kMaxWarps>;
+  const auto staged = few ? mhc_pipeline_kernel<M, kNorm, true, kFewWarps> : mhc_pipeline_kernel<M, kNorm, true, kMaxWarps>;
+  const int64_t resident = max_clusters(streamed, false, sizeof(Sh));
+  if (tiles > resident) {
+    const size_t staged_smem = sizeof(Sh) + fn_bytes;
+    const int64_t staged_resident = max_clusters(staged, true, staged_smem);
+    if (staged_resident > 0) return run(staged, staged_smem, staged_resident);
+  }
+  return resident > 0 ? run(streamed, sizeof(Sh), resident) : -1;
+}
+
+// Launches the fast path; returns -1 when it does not apply (the caller then uses the general
+// kernels), else a cudaError_t.
+template <Mode M>
+int launch(const MhcFusedParams& p, cudaStream_t stream) {
+  const MhcPreParams& pp = p.pre;
+  const int csize = pp.hc_mult == kN ? cluster_size_for(pp.hidden) : 0;
+  if (csize == 0) return -1;
+  if (pp.tokens == 0) return 0;
+  const bf16* residual = M == Mode::kFused ? p.post.residual : pp.residual;
+  const bool norm = M != Mode::kHead && pp.norm_weight != nullptr;
+  if (!aligned16(residual) || !aligned16(pp.fn) || !aligned16(pp.layer_input) ||
+      (norm && !aligned16(pp.norm_weight)) ||
+      (M == Mode::kFused && (!aligned16(p.post.x) || !aligned16(p.post.out))))
+    return -1;
+  if constexpr (M == Mode::kHead) {
+    return launch_variant<M, false>(p, csize, stream);
+  } else {
+    return norm ? launch_variant<M, true>(p, csize, stream) : launch_variant<M, false>(p, csize, stream);
+  }
+}
+
+}  // namespace pipeline_mhc
+
+}  // namespace dsv4::cuda
