@@ -2,6 +2,11 @@
 # The one GPU-machine script: installs the carried abi3 wheel (built here by scripts/build_wheel.sh,
 # so no lease time goes to compiling), then runs the selected stages and writes logs under $OUT.
 #   scripts/gpu_check.sh [info] [check] [gtest] [test] [sanitize] [bench] [cli-bench]   (default: all)
+#                        [peers] [peers-bench]                                        (not in the default)
+# peers: installs the peers fetched by scripts/fetch_peers.sh (.carry/peers) into a side directory and
+# JIT-builds FlashInfer's mHC and top-k modules into a fixed cache; later stages, and later calls on
+# the warm machine, import and reuse them. DSV4EXT_PEERS_CUB=1 also builds cub_topk.cu (> 9 min).
+# peers-bench: benchmarks/bench_peers.py (ours vs the peers, checked) -> $OUT/peers.{md,json}.
 # Called through the device tool with carry [".carry"].
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -22,7 +27,15 @@ run() {  # run NAME CMD...: log to $LOGS/NAME.log, remember failures
 
 site=/tmp/dsv4ext-site
 python3 -m pip install -q --no-index --no-deps --target "$site" .carry/wheels/dsv4ext-*.whl || exit 1
-export PYTHONPATH=$site PYTHONUNBUFFERED=1
+peers_site=/tmp/dsv4ext-peers/site  # kept between calls while the machine stays warm, as is the JIT cache
+export FLASHINFER_WORKSPACE_BASE=/tmp/dsv4ext-peers  # FlashInfer's JIT cache: $it/.cache/flashinfer/<version>/<arch>
+export PYTHONPATH=$site:$peers_site PYTHONUNBUFFERED=1
+install_peers() {
+  rm -rf "$peers_site"
+  local wheels=(.carry/peers/flashinfer_python-*.whl .carry/peers/apache_tvm_ffi-*.whl)
+  python3 -c 'import requests, pynvml' 2> /dev/null || wheels=(.carry/peers/*.whl)  # the image has them, normally
+  python3 -m pip install -q --no-index --no-deps --no-compile --target "$peers_site" "${wheels[@]}"
+}
 
 for stage in $stages; do
   case $stage in
@@ -38,9 +51,13 @@ for stage in $stages; do
       run racecheck compute-sanitizer --tool racecheck --error-exitcode 1 python3 scripts/sanitize_ops.py ;;
     bench)
       for b in benchmarks/bench_*.py; do
-        [ -e "$b" ] && run "$(basename "$b" .py)" python3 "$b" --out "$OUT"
+        [ "$b" != benchmarks/bench_peers.py ] && run "$(basename "$b" .py)" python3 "$b" --out "$OUT"
       done ;;
     cli-bench) run cli_bench python3 -m dsv4ext bench --device cuda --json "$OUT/bench_cli.json" ;;
+    peers)
+      run peers_install install_peers
+      run peers_jit python3 -m dsv4ext.bench.flashinfer_peer ;;
+    peers-bench) run bench_peers python3 benchmarks/bench_peers.py --out "$OUT" ;;
     *) echo "unknown stage $stage"; status=1 ;;
   esac
 done
