@@ -29,6 +29,7 @@ site=/tmp/dsv4ext-site
 python3 -m pip install -q --no-index --no-deps --target "$site" .carry/wheels/dsv4ext-*.whl || exit 1
 peers_site=/tmp/dsv4ext-peers/site  # kept between calls while the machine stays warm, as is the JIT cache
 export FLASHINFER_WORKSPACE_BASE=/tmp/dsv4ext-peers  # FlashInfer's JIT cache: $it/.cache/flashinfer/<version>/<arch>
+export TVM_FFI_CACHE_DIR=/tmp/dsv4ext-peers/tvm-ffi  # tvm-ffi's torch addon, JIT-built where torch lacks the DLPack C API
 export PYTHONPATH=$site:$peers_site PYTHONUNBUFFERED=1
 install_peers() {
   rm -rf "$peers_site"
