@@ -2,10 +2,14 @@
 # The one GPU-machine script: installs the carried abi3 wheel (built here by scripts/build_wheel.sh,
 # so no lease time goes to compiling), then runs the selected stages and writes logs under $OUT.
 #   scripts/gpu_check.sh [info] [check] [gtest] [test] [sanitize] [bench] [cli-bench]   (default: all)
-#                        [peers] [peers-bench]                                        (not in the default)
+#                        [peers] [peers-cub] [peers-bench]                            (not in the default)
 # peers: installs the peers fetched by scripts/fetch_peers.sh (.carry/peers) into a side directory and
 # JIT-builds FlashInfer's mHC and top-k modules into a fixed cache; later stages, and later calls on
-# the warm machine, import and reuse them. DSV4EXT_PEERS_CUB=1 also builds cub_topk.cu (> 9 min).
+# the warm machine, import and reuse them.
+# peers-cub: after `peers`, starts the JIT build of FlashInfer's cub_topk.cu (> 9 min, longer than one
+# call may run) detached, so it goes on after the call while the machine stays warm; its log is
+# /tmp/dsv4ext-peers/cub_build.log. A later `DSV4EXT_PEERS_CUB=1 scripts/gpu_check.sh peers-bench`
+# then times the flashinfer_cub peer too.
 # peers-bench: benchmarks/bench_peers.py (ours vs the peers, checked) -> $OUT/peers.{md,json}.
 # Called through the device tool with carry [".carry"].
 set -uo pipefail
@@ -58,6 +62,9 @@ for stage in $stages; do
     peers)
       run peers_install install_peers
       run peers_jit python3 -m dsv4ext.bench.flashinfer_peer ;;
+    peers-cub)
+      DSV4EXT_PEERS_CUB=1 setsid nohup python3 -m dsv4ext.bench.flashinfer_peer > /tmp/dsv4ext-peers/cub_build.log 2>&1 &
+      echo "=== peers-cub: cub_topk.cu build started (pid $!), log /tmp/dsv4ext-peers/cub_build.log" ;;
     peers-bench) run bench_peers python3 benchmarks/bench_peers.py --out "$OUT" ;;
     *) echo "unknown stage $stage"; status=1 ;;
   esac
