@@ -34,6 +34,7 @@ python3 -m pip install -q --no-index --no-deps --target "$site" .carry/wheels/ds
 peers_site=/tmp/dsv4ext-peers/site  # kept between calls while the machine stays warm, as is the JIT cache
 export FLASHINFER_WORKSPACE_BASE=/tmp/dsv4ext-peers  # FlashInfer's JIT cache: $it/.cache/flashinfer/<version>/<arch>
 export TVM_FFI_CACHE_DIR=/tmp/dsv4ext-peers/tvm-ffi  # tvm-ffi's torch addon, JIT-built where torch lacks the DLPack C API
+export DSV4EXT_CUB_TOPK_LIB=$PWD/.carry/peers/libdsv4ext_cub_topk.so  # the `cub` peers (scripts/build_cub_topk.sh)
 export PYTHONPATH=$site:$peers_site PYTHONUNBUFFERED=1
 install_peers() {
   rm -rf "$peers_site"

@@ -2,16 +2,18 @@
 FlashInfer adapters' argument mapping (against pure-torch stand-ins for FlashInfer's kernels), the
 import without FlashInfer's package __init__, the skip notes, and the peers table."""
 
+import ctypes
 import importlib.util
 import json
 import os
 import sys
+import types
 
 import pytest
 import torch
 
 from dsv4ext import reference
-from dsv4ext.bench import cases, cli, flashinfer_peer, peer_check, peers, report
+from dsv4ext.bench import cases, cli, cub_peer, flashinfer_peer, peer_check, peers, report
 from dsv4ext.bench.timing import write_results
 
 GEN = torch.Generator().manual_seed(0)
@@ -131,6 +133,42 @@ def test_flashinfer_topk_adapters_map_our_windows(op):
     assert peer_check.error(op, windowed, out) == {"rows_wrong": 0.0}
     with pytest.raises(ValueError, match="no row windows"):
         flashinfer_peer._topk_radix(FakeTopk(), op)(windowed)
+
+
+def _tensor_at(address, rows, cols, ctype, dtype):
+    """A CPU tensor over the memory a C function received as a pointer."""
+    return torch.frombuffer((ctype * (rows * cols)).from_address(address), dtype=dtype).view(rows, cols)
+
+
+class FakeCubLibrary:
+    """benchmarks/cub_batched_topk.cu's C functions, exact, on CPU memory."""
+
+    def __init__(self):
+        self.calls = []
+
+    def dsv4ext_cub_topk_temp_bytes(self, deterministic, rows, width, k):
+        return 64 if k <= width else -1
+
+    def dsv4ext_cub_topk(self, deterministic, temp, temp_bytes, logits, rows, width, k, indices, stream):
+        self.calls.append((deterministic, temp_bytes, rows, width, k, stream))
+        scores = _tensor_at(logits, rows, width, ctypes.c_float, torch.float32)
+        _tensor_at(indices, rows, k, ctypes.c_int32, torch.int32).copy_(torch.topk(scores, k).indices)
+        return 0
+
+
+def test_cub_adapter_passes_the_rows_and_the_current_stream(monkeypatch):
+    args = _topk_prefill_args(full=True)
+    lib = FakeCubLibrary()
+    monkeypatch.setattr(torch.cuda, "current_stream", lambda: types.SimpleNamespace(cuda_stream=1234))
+    call = cub_peer._topk(lib, "top_k_per_row_prefill", deterministic=True)(args)
+    assert peer_check.error("top_k_per_row_prefill", args, call()) == {"rows_wrong": 0.0}
+    assert lib.calls == [(1, 64, *args[0].shape, args[4], 1234)]
+
+
+def test_cub_peer_without_its_library_is_skipped(monkeypatch, tmp_path):
+    monkeypatch.setenv(cub_peer.LIB_ENV, str(tmp_path / "missing.so"))
+    with pytest.raises(peers.PeerSkipped, match="scripts/build_cub_topk.sh"):
+        cub_peer.adapters(deterministic=True)
 
 
 @pytest.fixture

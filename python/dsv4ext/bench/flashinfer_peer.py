@@ -20,7 +20,7 @@ from typing import Dict, Optional
 
 import torch
 
-from .peer_check import topk_windows
+from .peer_check import topk_windows, whole_rows
 from .peers import Adapter, PeerSkipped
 
 CUB_ENV = "DSV4EXT_PEERS_CUB"
@@ -145,18 +145,9 @@ def _pre(mhc, tf32: Optional[bool]) -> Adapter:
     return adapter
 
 
-def _full_rows(op: str, a: tuple) -> torch.Tensor:
-    """The logits, after checking every row's window is the whole row (radix_topk and the cluster
-    top-k have no windows)."""
-    starts, lengths = topk_windows(op, a)
-    if bool((starts != 0).any()) or bool((lengths != a[0].shape[1]).any()):
-        raise ValueError("this FlashInfer top-k has no row windows; the rows here are not full")
-    return a[0]
-
-
 def _topk_radix(topk, op: str) -> Adapter:
     def adapter(a):
-        logits, k, module = _full_rows(op, a), a[4], topk.get_topk_module()
+        logits, k, module = whole_rows(op, a), a[4], topk.get_topk_module()
         states = torch.zeros(1 << 20, dtype=torch.uint8, device=logits.device)  # multi-CTA state; the kernel resets it
         return lambda: module.radix_topk(logits, k, False, False, 0, states, None)
 
@@ -165,7 +156,7 @@ def _topk_radix(topk, op: str) -> Adapter:
 
 def _topk_clusters(topk, op: str) -> Adapter:
     def adapter(a):
-        logits, k = _full_rows(op, a), a[4]
+        logits, k = whole_rows(op, a), a[4]
         return lambda: topk.topk_clusters_exact(logits, k)[0]
 
     return adapter

@@ -70,6 +70,15 @@ def topk_windows(op: str, args: tuple) -> Tuple[torch.Tensor, torch.Tensor]:
     return reference.row_windows_decode(rows, width, args[1], args[2])
 
 
+def whole_rows(op: str, args: tuple) -> torch.Tensor:
+    """The logits, after checking every row's window is the whole row: for the peers whose top-k has
+    no row windows (FlashInfer's radix_topk and cluster top-k, CUB's batched top-k)."""
+    starts, lengths = topk_windows(op, args)
+    if bool((starts != 0).any()) or bool((lengths != args[0].shape[1]).any()):
+        raise ValueError("this peer's top-k has no row windows; the rows here are not whole")
+    return args[0]
+
+
 def topk_error(op: str, args: tuple, out) -> Dict[str, float]:
     """{'rows_wrong': ...} of a top-k peer over the first CHECK_ROWS rows. `args` are our op's
     (logits, row_starts | next_n, row_ends | seq_lens, indices, k, ...); a peer that returns

@@ -1,7 +1,8 @@
 """Other implementations of the same ops, timed side by side when they are importable: vLLM's
 mHC (TileLang) and top-k ops, AITER's mHC and top-k ops (ROCm), DeepGEMM's tf32_hc_prenorm_gemm
-(only the projection and sum of squares of mhc_pre, in TF32), and FlashInfer's mHC and top-k
-kernels (flashinfer_peer.py; one peer name per kernel or way of feeding it).
+(only the projection and sum of squares of mhc_pre, in TF32), FlashInfer's mHC and top-k kernels
+(flashinfer_peer.py; one peer name per kernel or way of feeding it), and CUB's batched top-k
+(cub_peer.py, through benchmarks/cub_batched_topk.cu).
 
 Each adapter takes a Case's `args` (the positional arguments of our op) and returns a call with the
 same inputs. These are GPU kernels: on the CPU they are reported, never run.
@@ -74,6 +75,15 @@ def _flashinfer(variant: str) -> Callable[[], Dict[str, Adapter]]:
     return load
 
 
+def _cub(deterministic: bool) -> Callable[[], Dict[str, Adapter]]:
+    def load():
+        from . import cub_peer
+
+        return cub_peer.adapters(deterministic)
+
+    return load
+
+
 def _deepgemm() -> Dict[str, Adapter]:
     import deep_gemm
 
@@ -104,6 +114,11 @@ PEERS: Dict[str, Tuple[str, Callable[[], Dict[str, Adapter]], str]] = {
                                 "only)"),
         ("flashinfer_cub", "top-k = cub_topk_ragged_transform (CUB DeviceBatchedTopK)"),
     )},
+    # benchmarks/cub_batched_topk.cu, a library of ours around CUB (no Python module: dsv4ext is the check)
+    "cub": ("dsv4ext", _cub(deterministic=True), "top-k = cub::DeviceBatchedTopK, GPU-to-GPU deterministic, "
+                                                 "ties to the lower index (whole rows only)"),
+    "cub_fast": ("dsv4ext", _cub(deterministic=False), "top-k = cub::DeviceBatchedTopK without a determinism "
+                                                       "guarantee (whole rows only)"),
 }
 
 
