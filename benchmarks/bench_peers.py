@@ -1,5 +1,5 @@
-"""Peers side by side (GPU): ours against every importable peer (FlashInfer's mHC and top-k kernels
-through dsv4ext.bench.peers) at DeepSeek-V4 shapes. Each peer's output is checked against the
+"""Peers side by side (GPU): ours against every importable peer (FlashInfer's mHC and top-k kernels,
+CUB's batched top-k; dsv4ext.bench.peers) at DeepSeek-V4 shapes. Each peer's output is checked against the
 reference before it is timed. Writes benchmarks/results/peers.{md,json} (or --out DIR): per op,
 shape and peer, both medians, both % of the floor, ours/peer and the peer's error.
 
