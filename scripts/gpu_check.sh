@@ -36,11 +36,15 @@ export FLASHINFER_WORKSPACE_BASE=/tmp/dsv4ext-peers  # FlashInfer's JIT cache: $
 export TVM_FFI_CACHE_DIR=/tmp/dsv4ext-peers/tvm-ffi  # tvm-ffi's torch addon, JIT-built where torch lacks the DLPack C API
 export DSV4EXT_CUB_TOPK_LIB=$PWD/.carry/peers/libdsv4ext_cub_topk.so  # the `cub` peers (scripts/build_cub_topk.sh)
 export PYTHONPATH=$site:$peers_site PYTHONUNBUFFERED=1
-install_peers() {
+install_peers() {  # unchanged wheels are not reinstalled: new file times would make the JIT rebuild everything
+  local stamp
+  stamp=$(cat .carry/peers/*.whl | md5sum)
+  [ "$(cat "$peers_site/.stamp" 2> /dev/null)" = "$stamp" ] && { echo "peers already installed"; return 0; }
   rm -rf "$peers_site"
   local wheels=(.carry/peers/flashinfer_python-*.whl .carry/peers/apache_tvm_ffi-*.whl)
   python3 -c 'import requests, pynvml' 2> /dev/null || wheels=(.carry/peers/*.whl)  # the image has them, normally
-  python3 -m pip install -q --no-index --no-deps --no-compile --target "$peers_site" "${wheels[@]}"
+  python3 -m pip install -q --no-index --no-deps --no-compile --target "$peers_site" "${wheels[@]}" &&
+    echo "$stamp" > "$peers_site/.stamp"
 }
 
 for stage in $stages; do
