@@ -108,8 +108,8 @@ def _checked_peer(name: str, adapter: Callable, op: str, case: Case, device: str
 
 
 def measure_case(spec: OpSpec, model: Optional[Model], tokens: int, case: Case, device: str, bw: float,
-                  compiled: Dict[str, Callable], peers: Dict[str, Dict], notes: List[str],
-                  eager: bool = True) -> Dict:
+                 compiled: Dict[str, Callable], peers: Dict[str, Dict], notes: List[str],
+                 eager: bool = True) -> Dict:
     """One row: ours, the eager (unless not `eager`) and compiled baselines, the peers (checked, then
     timed). A compiled baseline or a peer that fails is noted and dropped for the rest of the run."""
     graph = device == "cuda" and tokens <= GRAPH_MAX_TOKENS

@@ -8,6 +8,7 @@ Each adapter takes a Case's `args` (the positional arguments of our op) and retu
 same inputs. These are GPU kernels: on the CPU they are reported, never run.
 """
 
+import importlib
 import importlib.util
 import inspect
 from functools import partial
@@ -66,22 +67,10 @@ def _aiter() -> Dict[str, Adapter]:
     }
 
 
-def _flashinfer(variant: str) -> Callable[[], Dict[str, Adapter]]:
-    def load():
-        from . import flashinfer_peer
-
-        return flashinfer_peer.adapters(variant)
-
-    return load
-
-
-def _cub(deterministic: bool) -> Callable[[], Dict[str, Adapter]]:
-    def load():
-        from . import cub_peer
-
-        return cub_peer.adapters(deterministic)
-
-    return load
+def _module_adapters(module: str, *args) -> Callable[[], Dict[str, Adapter]]:
+    """The loader of a peer whose adapters live in a module of this package (flashinfer_peer,
+    cub_peer): imports it only when the peer is loaded and returns its adapters(*args)."""
+    return lambda: importlib.import_module(f"{__package__}.{module}").adapters(*args)
 
 
 def _deepgemm() -> Dict[str, Adapter]:
@@ -103,7 +92,7 @@ PEERS: Dict[str, Tuple[str, Callable[[], Dict[str, Adapter]], str]] = {
     "aiter": ("aiter", _aiter, ""),
     "deepgemm": ("deep_gemm", _deepgemm, "tf32_hc_prenorm_gemm is only the projection and sum of squares of "
                                          "mhc_pre, in TF32"),
-    **{name: ("flashinfer", _flashinfer(name), caveat) for name, caveat in (
+    **{name: ("flashinfer", _module_adapters("flashinfer_peer", name), caveat) for name, caveat in (
         ("flashinfer", "mhc_post; mhc_pre = fp32 torch.matmul (TF32 off) + sum of squares + mhc_pre_big_fuse "
                        "(+ torch RMSNorm when norm_weight is given); top-k = radix_topk (whole rows only)"),
         ("flashinfer_tf32", "mhc_pre as `flashinfer` with the projection in TF32"),
@@ -115,10 +104,10 @@ PEERS: Dict[str, Tuple[str, Callable[[], Dict[str, Adapter]], str]] = {
         ("flashinfer_cub", "top-k = cub_topk_ragged_transform (CUB DeviceBatchedTopK)"),
     )},
     # benchmarks/cub_batched_topk.cu, a library of ours around CUB (no Python module: dsv4ext is the check)
-    "cub": ("dsv4ext", _cub(deterministic=True), "top-k = cub::DeviceBatchedTopK, GPU-to-GPU deterministic, "
-                                                 "ties to the lower index (whole rows only)"),
-    "cub_fast": ("dsv4ext", _cub(deterministic=False), "top-k = cub::DeviceBatchedTopK without a determinism "
-                                                       "guarantee (whole rows only)"),
+    "cub": ("dsv4ext", _module_adapters("cub_peer", True), "top-k = cub::DeviceBatchedTopK, GPU-to-GPU "
+                                                           "deterministic, ties to the lower index (whole rows only)"),
+    "cub_fast": ("dsv4ext", _module_adapters("cub_peer", False), "top-k = cub::DeviceBatchedTopK without a "
+                                                                 "determinism guarantee (whole rows only)"),
 }
 
 
