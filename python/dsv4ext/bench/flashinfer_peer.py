@@ -2,9 +2,10 @@
 as bench peers, imported without FlashInfer's package __init__ (which imports hundreds of modules
 and needs packages a serving machine may lack), and JIT-built on first use with the machine's nvcc.
 
-The top-k module is built without `cub_topk.cu` unless DSV4EXT_PEERS_CUB=1: its CUB batched top-k
-templates did not finish compiling in 9 minutes on 16 cores, the rest builds in seconds. Without it
-`cub_topk` raises, and the `flashinfer_cub` peer is skipped with a note.
+The top-k module is built without `cub_topk.cu` unless DSV4EXT_PEERS_CUB=1: that one translation
+unit of CUB batched top-k templates did not finish compiling in 9 minutes on the H100 machine (19 here
+on 2 shared cores), the rest builds in seconds. Without it `cub_topk` raises, and the
+`flashinfer_cub` peer is skipped with a note.
 
     python -m dsv4ext.bench.flashinfer_peer    # import and JIT-build (the GPU run's `peers` stage)
 """
@@ -208,7 +209,8 @@ def adapters(variant: str) -> Dict[str, Adapter]:
     if variant == "flashinfer_clusters":
         return {op: _topk_clusters(topk, op) for op in topk_ops}
     if not cub_enabled():
-        raise PeerSkipped(f"cub_topk.cu is not built (its JIT took > 9 min on 16 cores; {CUB_ENV}=1 builds it)")
+        raise PeerSkipped(f"cub_topk.cu is not built (> 9 min of JIT: scripts/gpu_check.sh peers-cub, then "
+                          f"{CUB_ENV}=1)")
     return {op: _topk_ragged(topk, op, cub=True) for op in topk_ops}
 
 
