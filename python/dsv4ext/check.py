@@ -28,7 +28,8 @@ class Result:
         return self.error <= self.limit
 
 
-def _ulp_error(out: torch.Tensor, exact: torch.Tensor) -> float:
+def ulp_error(out: torch.Tensor, exact: torch.Tensor) -> float:
+    """Largest error in bf16 ulps of the exact value (elements >= 2^-10 of the largest); inf on NaN."""
     exact = exact.double().cpu()
     out = out.double().cpu()
     if exact.numel() == 0:
@@ -39,7 +40,8 @@ def _ulp_error(out: torch.Tensor, exact: torch.Tensor) -> float:
     return float("inf") if torch.isnan(out).any() else float(err.max()) if err.numel() else 0.0
 
 
-def _rel_error(out: torch.Tensor, exact: torch.Tensor) -> float:
+def rel_error(out: torch.Tensor, exact: torch.Tensor) -> float:
+    """Largest error relative to the exact output's largest magnitude; inf on NaN."""
     exact = exact.double().cpu()
     out = out.double().cpu()
     if torch.isnan(out).any():
@@ -79,35 +81,35 @@ def _check_mhc_case(device: str, gen, n: int, hidden: int) -> List[Result]:
         exact = reference.mhc_pre(residual.cpu(), fn.cpu(), hc_scale.cpu(), hc_base.cpu(), *SCALARS,
                                   None if norm is None else norm.cpu(), exact=True)
         name = "mhc_pre" + ("+norm" if norm is not None else "")
-        results.append(Result(name, device, case, max(_rel_error(got[0], exact[0]), _rel_error(got[1], exact[1])),
+        results.append(Result(name, device, case, max(rel_error(got[0], exact[0]), rel_error(got[1], exact[1])),
                               1e-5, "rel (mixes)"))
-        results.append(Result(name, device, case, _ulp_error(got[2], exact[2]), 2.0 if norm is not None else 1.0,
+        results.append(Result(name, device, case, ulp_error(got[2], exact[2]), 2.0 if norm is not None else 1.0,
                               "ulp (layer_input)"))
     got = ops.mhc_post(x, residual, post, comb)
     exact = reference.mhc_post(x.cpu(), residual.cpu(), post.cpu(), comb.cpu(), exact=True)
-    results.append(Result("mhc_post", device, case, _ulp_error(got, exact), 1.0, "ulp"))
+    results.append(Result("mhc_post", device, case, ulp_error(got, exact), 1.0, "ulp"))
 
     got = ops.mhc_fused_post_pre(x, residual, post, comb, fn, hc_scale, hc_base, *SCALARS, norm_weight=w)
     exact_res = reference.mhc_post(x.cpu(), residual.cpu(), post.cpu(), comb.cpu(), exact=True)
     exact_pre = reference.mhc_pre(got[0].cpu(), fn.cpu(), hc_scale.cpu(), hc_base.cpu(), *SCALARS, w.cpu(),
                                   exact=True)
-    results.append(Result("mhc_fused_post_pre", device, case, _ulp_error(got[0], exact_res), 1.0, "ulp (residual)"))
+    results.append(Result("mhc_fused_post_pre", device, case, ulp_error(got[0], exact_res), 1.0, "ulp (residual)"))
     results.append(Result("mhc_fused_post_pre", device, case,
-                          max(_rel_error(got[1], exact_pre[0]), _rel_error(got[2], exact_pre[1])), 1e-5,
+                          max(rel_error(got[1], exact_pre[0]), rel_error(got[2], exact_pre[1])), 1e-5,
                           "rel (mixes)"))
-    results.append(Result("mhc_fused_post_pre", device, case, _ulp_error(got[3], exact_pre[2]), 2.0,
+    results.append(Result("mhc_fused_post_pre", device, case, ulp_error(got[3], exact_pre[2]), 2.0,
                           "ulp (layer_input)"))
 
     head_fn, head_scale, head_base = fn[:n], hc_scale[:1], hc_base[:n]
     got = ops.hc_head(residual, head_fn, head_scale, head_base, 1e-6, 1e-6)
     exact = reference.hc_head(residual.cpu(), head_fn.cpu(), head_scale.cpu(), head_base.cpu(), 1e-6, 1e-6,
                               exact=True)
-    results.append(Result("hc_head", device, case, _ulp_error(got, exact), 1.0, "ulp"))
+    results.append(Result("hc_head", device, case, ulp_error(got, exact), 1.0, "ulp"))
 
     logits = (torch.randn(257, n, n, generator=gen) * 3).to(device)
     got = ops.sinkhorn(logits, 20, 1e-6)
     exact = reference.sinkhorn(logits.cpu(), 20, 1e-6, exact=True)
-    results.append(Result("sinkhorn", device, case, _rel_error(got, exact), 1e-5, "rel"))
+    results.append(Result("sinkhorn", device, case, rel_error(got, exact), 1e-5, "rel"))
     return results
 
 

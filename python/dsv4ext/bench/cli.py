@@ -7,12 +7,14 @@ import importlib.util
 import platform
 import sys
 import time
+from functools import partial
 from typing import Callable, Dict, List, Optional, Tuple
 
 import torch
 
 from .. import BACKENDS, __version__
 from .. import device as device_info
+from . import peer_check
 from . import peers as peers_mod
 from . import report
 from .cases import GRAPH_MAX_TOKENS, MODELS, N, OPS, SWEEPS, Case, Model, OpSpec
@@ -92,10 +94,24 @@ def _add_timing(row: Dict, name: str, t: Timing):
                 f"{name}_p90_us": t.quantile(0.9) * 1e6})
 
 
-def _measure_case(spec: OpSpec, model: Optional[Model], tokens: int, case: Case, device: str, bw: float,
-                  compiled: Dict[str, Callable], peers: Dict[str, Dict], notes: List[str]) -> Dict:
-    """One row: ours, the eager and compiled baselines, the peers. A compiled baseline or a peer that
-    fails is noted and dropped for the rest of the run."""
+def _checked_peer(name: str, adapter: Callable, op: str, case: Case, device: str, graph: bool, row: Dict,
+                  notes: List[str]) -> Timing:
+    """Runs the peer once and checks its output against the reference (row[name + '_err'], a note
+    when it is outside our op's limits), then times it."""
+    call = adapter(case.args)
+    errors = peer_check.error(op, case.args, call())
+    if errors is not None:
+        row[f"{name}_err"] = errors
+        if not peer_check.within_limits(errors):
+            notes.append(f"peer {name}: {op} {case.shape} WRONG ({peer_check.describe(errors)})")
+    return measure(call, device, graph)
+
+
+def measure_case(spec: OpSpec, model: Optional[Model], tokens: int, case: Case, device: str, bw: float,
+                 compiled: Dict[str, Callable], peers: Dict[str, Dict], notes: List[str],
+                 eager: bool = True) -> Dict:
+    """One row: ours, the eager (unless not `eager`) and compiled baselines, the peers (checked, then
+    timed). A compiled baseline or a peer that fails is noted and dropped for the rest of the run."""
     graph = device == "cuda" and tokens <= GRAPH_MAX_TOKENS
     op = getattr(torch.ops.dsv4ext, spec.name)
     ours = measure(lambda: op(*case.args), device, graph)
@@ -104,13 +120,14 @@ def _measure_case(spec: OpSpec, model: Optional[Model], tokens: int, case: Case,
            "T": tokens, "shape": case.shape, "bytes": case.nbytes, "floor_us": floor * 1e6,
            "GBps": case.nbytes / ours.median / 1e9, "pct_floor": 100 * floor / ours.median}
     _add_timing(row, "ours", ours)
-    eager = spec.baseline()
-    others = {"eager": (lambda: measure(lambda: eager(*case.ref_args), device, False))}
+    baseline = spec.baseline()
+    others = {"eager": (lambda: measure(lambda: baseline(*case.ref_args), device, False))} if eager else {}
     if spec.name in compiled:
         others["compiled"] = lambda: measure(lambda: compiled[spec.name](*case.ref_args), device, False)
     for name, adapters in peers.items():
         if spec.name in adapters:
-            others[name] = lambda a=adapters[spec.name]: measure(a(case.args), device, graph)
+            others[name] = partial(_checked_peer, name, adapters[spec.name], spec.name, case, device, graph, row,
+                                   notes)
     for name, timed in others.items():
         try:
             t = timed()
@@ -158,12 +175,15 @@ def run(args: argparse.Namespace) -> int:
     rows = []
     for spec, model, t in _progress(plan, _label):
         case = spec.build(t, model or models[0], sweep, device)
-        rows.append(_measure_case(spec, model, t, case, device, bw, compiled, peers, notes))
+        rows.append(measure_case(spec, model, t, case, device, bw, compiled, peers, notes))
         del case
         if device == "cuda":
             torch.cuda.empty_cache()
 
     print("\n".join(report.tables(rows)))
+    peer_lines = report.peer_table(rows)
+    if peer_lines:
+        print("\n".join(["### peers", "", *peer_lines]))
     print("\n".join(f"note: {n}" for n in notes))
     timing = ("median (p10-p90) of CUDA-event timings; ours and peers at up to "
               f"{GRAPH_MAX_TOKENS} tokens replayed from CUDA graphs ({GRAPH_INNER} calls per replay), "

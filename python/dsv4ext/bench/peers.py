@@ -1,11 +1,14 @@
 """Other implementations of the same ops, timed side by side when they are importable: vLLM's
-mHC (TileLang) and top-k ops, AITER's mHC and top-k ops (ROCm), and DeepGEMM's
-tf32_hc_prenorm_gemm (only the projection and sum of squares of mhc_pre, in TF32).
+mHC (TileLang) and top-k ops, AITER's mHC and top-k ops (ROCm), DeepGEMM's tf32_hc_prenorm_gemm
+(only the projection and sum of squares of mhc_pre, in TF32), FlashInfer's mHC and top-k kernels
+(flashinfer_peer.py; one peer name per kernel or way of feeding it), and CUB's batched top-k
+(cub_peer.py, through benchmarks/cub_batched_topk.cu).
 
 Each adapter takes a Case's `args` (the positional arguments of our op) and returns a call with the
 same inputs. These are GPU kernels: on the CPU they are reported, never run.
 """
 
+import importlib
 import importlib.util
 import inspect
 from functools import partial
@@ -14,6 +17,10 @@ from typing import Callable, Dict, List, Tuple
 import torch
 
 Adapter = Callable[[tuple], Callable[[], object]]
+
+
+class PeerSkipped(Exception):
+    """Raised by a peer's loader to skip it with the reason as the note."""
 
 
 def _rows_strides(logits: torch.Tensor) -> tuple:
@@ -60,6 +67,12 @@ def _aiter() -> Dict[str, Adapter]:
     }
 
 
+def _module_adapters(module: str, *args) -> Callable[[], Dict[str, Adapter]]:
+    """The loader of a peer whose adapters live in a module of this package (flashinfer_peer,
+    cub_peer): imports it only when the peer is loaded and returns its adapters(*args)."""
+    return lambda: importlib.import_module(f"{__package__}.{module}").adapters(*args)
+
+
 def _deepgemm() -> Dict[str, Adapter]:
     import deep_gemm
 
@@ -79,6 +92,22 @@ PEERS: Dict[str, Tuple[str, Callable[[], Dict[str, Adapter]], str]] = {
     "aiter": ("aiter", _aiter, ""),
     "deepgemm": ("deep_gemm", _deepgemm, "tf32_hc_prenorm_gemm is only the projection and sum of squares of "
                                          "mhc_pre, in TF32"),
+    **{name: ("flashinfer", _module_adapters("flashinfer_peer", name), caveat) for name, caveat in (
+        ("flashinfer", "mhc_post; mhc_pre = fp32 torch.matmul (TF32 off) + sum of squares + mhc_pre_big_fuse "
+                       "(+ torch RMSNorm when norm_weight is given); top-k = radix_topk (whole rows only)"),
+        ("flashinfer_tf32", "mhc_pre as `flashinfer` with the projection in TF32"),
+        ("flashinfer_epilogue", "mhc_pre_big_fuse alone: projection and sum of squares computed before the timed "
+                                "call"),
+        ("flashinfer_ragged", "top-k = radix_topk_ragged_transform (row_starts + lengths, offsets 0)"),
+        ("flashinfer_clusters", "top-k = topk_clusters_exact (whole rows only; FlashInfer dispatches it on SM100 "
+                                "only)"),
+        ("flashinfer_cub", "top-k = cub_topk_ragged_transform (CUB DeviceBatchedTopK)"),
+    )},
+    # benchmarks/cub_batched_topk.cu, a library of ours around CUB (no Python module: dsv4ext is the check)
+    "cub": ("dsv4ext", _module_adapters("cub_peer", True), "top-k = cub::DeviceBatchedTopK, GPU-to-GPU "
+                                                           "deterministic, ties to the lower index (whole rows only)"),
+    "cub_fast": ("dsv4ext", _module_adapters("cub_peer", False), "top-k = cub::DeviceBatchedTopK without a "
+                                                                 "determinism guarantee (whole rows only)"),
 }
 
 
@@ -93,6 +122,9 @@ def load(device: str, ops: List[str]) -> Tuple[Dict[str, Dict[str, Adapter]], Li
         else:
             try:
                 table = adapters()
+            except PeerSkipped as e:
+                notes.append(f"peer {name}: skipped, {e}")
+                continue
             except Exception as e:  # a peer that fails to import is reported, not fatal
                 notes.append(f"peer {name}: skipped, import failed ({type(e).__name__}: {e})")
                 continue

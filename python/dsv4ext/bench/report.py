@@ -1,14 +1,21 @@
 """The benchmark's output: one markdown table per op, the JSON record and the bandwidth plot.
 
 Rows are flat dicts: op, model, D, T, shape, bytes, floor_us, ours_us (+ _p10_us / _p90_us), GBps,
-pct_floor, and for every baseline B that ran: B_us (+ spread) and x_B = B_us / ours_us (speed-up).
+pct_floor, and for every baseline B that ran: B_us (+ spread) and x_B = B_us / ours_us (speed-up);
+for a peer P checked against the reference also P_err ({measure: error}, bench/peer_check.py).
 """
 
 import json
 import math
 from typing import Dict, List, Sequence
 
+from . import peer_check
 from .timing import fmt, markdown_table
+
+PEER_COLUMNS = ["op", "model", "shape", "peer", "ours_us", "ours_pct_floor", "peer_us", "peer_pct_floor",
+                "ours_over_peer", "peer_error", "verdict"]
+PEER_HEADERS = ["op", "model", "shape", "peer", "ours µs", "ours % floor", "peer µs", "peer % floor",
+                "ours/peer (> 1: peer faster)", "peer error vs reference", "peer verdict"]
 
 
 def baselines(rows: Sequence[Dict]) -> List[str]:
@@ -27,6 +34,30 @@ def tables(rows: Sequence[Dict]) -> List[str]:
         headers = ["model", "shape", "median µs", "p10-p90 µs", "GB/s", "% floor", *(f"x {b}" for b in names)]
         lines += [f"### {op}", "", *markdown_table(shown, columns, headers), ""]
     return lines
+
+
+def peer_rows(rows: Sequence[Dict]) -> List[Dict]:
+    """One row per op, shape and peer: ours and the peer (median µs, % of the floor), ours/peer, and
+    the peer's error against the reference with its verdict (WRONG outside our op's limits)."""
+    out = []
+    for r in rows:
+        for name in baselines([r]):
+            if name in ("eager", "compiled"):
+                continue
+            errors = r.get(f"{name}_err")
+            verdict = "not checked" if errors is None else "ok" if peer_check.within_limits(errors) else "WRONG"
+            out.append({"op": r["op"], "model": r["model"], "shape": r["shape"], "peer": name,
+                        "ours_us": r["ours_us"], "ours_pct_floor": r["pct_floor"], "peer_us": r[f"{name}_us"],
+                        "peer_pct_floor": 100 * r["floor_us"] / r[f"{name}_us"],
+                        "ours_over_peer": r["ours_us"] / r[f"{name}_us"],
+                        "peer_error": peer_check.describe(errors) if errors else "", "verdict": verdict})
+    return out
+
+
+def peer_table(rows: Sequence[Dict]) -> List[str]:
+    """The markdown table of peer_rows(rows); empty when no peer ran."""
+    prows = peer_rows(rows)
+    return [*markdown_table(prows, PEER_COLUMNS, PEER_HEADERS), ""] if prows else []
 
 
 def write_json(path: str, meta: Dict, notes: List[str], rows: List[Dict]):

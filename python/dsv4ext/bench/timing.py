@@ -106,12 +106,16 @@ def markdown_table(rows: Sequence[Dict], columns: Sequence[str], headers: Sequen
     return lines
 
 
-def write_results(out_dir: str, name: str, meta: Dict, rows: List[Dict], columns: List[str]):
-    """Writes out_dir/name.json ({meta, rows}) and out_dir/name.md (meta list + table), prints the latter."""
+def write_results(out_dir: str, name: str, meta: Dict, rows: List[Dict], columns: List[str],
+                  headers: Sequence[str] = (), notes: Sequence[str] = ()):
+    """Writes out_dir/name.json ({meta, rows[, notes]}) and out_dir/name.md (meta list, table, notes),
+    prints the latter."""
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, f"{name}.json"), "w") as f:
-        json.dump({"meta": meta, "rows": rows}, f, indent=1)
-    lines = [f"# {name}", "", *(f"- {k}: {v}" for k, v in meta.items()), "", *markdown_table(rows, columns)]
+        json.dump({"meta": meta, "rows": rows, **({"notes": list(notes)} if notes else {})}, f, indent=1)
+    lines = [f"# {name}", "", *(f"- {k}: {v}" for k, v in meta.items()), "", *markdown_table(rows, columns, headers)]
+    if notes:
+        lines += ["", "Notes:", "", *(f"- {n}" for n in notes)]
     text = "\n".join(lines) + "\n"
     with open(os.path.join(out_dir, f"{name}.md"), "w") as f:
         f.write(text)
