@@ -11,6 +11,7 @@ same inputs. These are GPU kernels: on the CPU they are reported, never run.
 import importlib
 import importlib.util
 import inspect
+import sys
 from functools import partial
 from typing import Callable, Dict, List, Tuple
 
@@ -111,11 +112,22 @@ PEERS: Dict[str, Tuple[str, Callable[[], Dict[str, Adapter]], str]] = {
 }
 
 
+def _installed(module: str) -> bool:
+    """Whether `module` can be imported; a package already in sys.modules counts even when it has no
+    __spec__ (the FlashInfer peer registers a bare `flashinfer` package, which find_spec rejects)."""
+    if module in sys.modules:
+        return True
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
 def load(device: str, ops: List[str]) -> Tuple[Dict[str, Dict[str, Adapter]], List[str]]:
     """The peers usable on `device` for `ops` ({peer: {op: adapter}}) and a note for each one skipped."""
     usable, notes = {}, []
     for name, (module, adapters, caveat) in PEERS.items():
-        if importlib.util.find_spec(module) is None:
+        if not _installed(module):
             notes.append(f"peer {name}: skipped, `{module}` is not installed")
         elif device == "cpu":
             notes.append(f"peer {name}: skipped, its kernels need a GPU")
