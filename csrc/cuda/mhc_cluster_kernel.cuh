@@ -16,7 +16,10 @@
 //      writes post/comb and broadcasts the 4 pre weights into every CTA's smem -> cluster.sync;
 //   3. collapse from registers (plus the fused RMSNorm's Sigma y^2 through a second round).
 // The fused op first applies mhc_post to the tile in registers, stores the bf16 residual_out and
-// projects exactly those rounded values. Reduction order depends only on D: batch-invariant.
+// projects exactly those rounded values. mhc_post_hc_head (Mode::kPostHead) does the same with the
+// head's 4 rows, stores the new streams only when streams_out is given, and applies the final
+// RMSNorm to the bf16-rounded head output (its Sigma y^2 through the second round, from the rounded
+// y). Reduction order depends only on D: batch-invariant.
 #pragma once
 
 #include <cooperative_groups.h>
@@ -35,7 +38,11 @@ namespace cluster_mhc {
 
 namespace cg = cooperative_groups;
 
-enum class Mode { kPre, kFused, kHead };
+enum class Mode { kPre, kFused, kHead, kPostHead };
+
+// Modes that apply mhc_post to the tile first, and modes that project with the head's n rows.
+constexpr bool has_post(Mode m) { return m == Mode::kFused || m == Mode::kPostHead; }
+constexpr bool is_head(Mode m) { return m == Mode::kHead || m == Mode::kPostHead; }
 
 constexpr int kN = 4;
 constexpr int kTile = 16;   // tokens per tile: the mma M dimension
@@ -44,7 +51,7 @@ constexpr int kMaxWarps = 14;  // 448 threads, 128 registers each (warps are all
 
 template <Mode M>
 constexpr int rows() {
-  return M == Mode::kHead ? kN : kN * (kN + 2);
+  return is_head(M) ? kN : kN * (kN + 2);
 }
 
 static_assert(rows<Mode::kPre>() < 32, "owners hold one row per lane");
@@ -89,14 +96,14 @@ __device__ __forceinline__ void split_tf32(float f, uint32_t& hi, uint32_t& lo) 
 template <Mode M>
 struct TileLoad {
   uint4 r[2][kN];
-  uint4 x[M == Mode::kFused ? 2 : 1];
+  uint4 x[has_post(M) ? 2 : 1];
 };
 
 template <Mode M>
 __device__ __forceinline__ void load_tile(const MhcFusedParams& p, int64_t tile, int64_t d, int g,
                                           TileLoad<M>& in) {
   const int64_t hidden = p.pre.hidden;
-  const bf16* residual = M == Mode::kFused ? p.post.residual : p.pre.residual;
+  const bf16* residual = has_post(M) ? p.post.residual : p.pre.residual;
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
     const int64_t t = tile * kTile + g + 8 * h;
@@ -105,17 +112,18 @@ __device__ __forceinline__ void load_tile(const MhcFusedParams& p, int64_t tile,
     for (int i = 0; i < kN; ++i)
       in.r[h][i] = ok ? __ldg(reinterpret_cast<const uint4*>(residual + (t * kN + i) * hidden + d))
                       : make_uint4(0, 0, 0, 0);
-    if constexpr (M == Mode::kFused)
+    if constexpr (has_post(M))
       in.x[h] = ok ? __ldg(reinterpret_cast<const uint4*>(p.post.x + t * hidden + d)) : make_uint4(0, 0, 0, 0);
   }
 }
 
-// The fused op's post half on a lane's chunk: new[j] = bf16(post[j] x + sum_i comb[i][j] r[i]),
-// stored as residual_out; the rounded values replace r (the pre half projects those).
+// The post half on a lane's chunk: new[j] = bf16(post[j] x + sum_i comb[i][j] r[i]), stored as
+// residual_out (kPostHead: as streams_out when given); the rounded values replace r (the pre or head
+// half projects those).
 template <Mode M>
 __device__ __forceinline__ void apply_post(const MhcFusedParams& p, int64_t tile, int64_t d, int g,
                                            TileLoad<M>& in) {
-  if constexpr (M == Mode::kFused) {
+  if constexpr (has_post(M)) {
     const int64_t hidden = p.pre.hidden;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
@@ -140,7 +148,8 @@ __device__ __forceinline__ void apply_post(const MhcFusedParams& p, int64_t tile
 #pragma unroll
         for (int e = 0; e < 8; ++e) packed.v[e] = to_bf16(acc[e]);
         out[j] = *reinterpret_cast<const uint4*>(&packed);
-        *reinterpret_cast<uint4*>(p.post.out + (t * kN + j) * hidden + d) = out[j];
+        if (M == Mode::kFused || p.post.out != nullptr)
+          *reinterpret_cast<uint4*>(p.post.out + (t * kN + j) * hidden + d) = out[j];
       }
 #pragma unroll
       for (int j = 0; j < kN; ++j) in.r[h][j] = out[j];
@@ -156,7 +165,7 @@ __device__ __forceinline__ float owner_mixes(const MhcPreParams& p, const float*
   const float r = rms_factor(sums[rows<M>()], int64_t(kN) * p.hidden, s.rms_eps);
   const int i = lane & 3;
   const bool valid = t < p.tokens;
-  if constexpr (M == Mode::kHead) {
+  if constexpr (is_head(M)) {
     return sigmoid(sums[i] * r * p.hc_scale[0] + p.hc_base[i]) + s.hc_pre_eps;
   } else {
     const float pre = sigmoid(sums[i] * r * p.hc_scale[0] + p.hc_base[i]) + s.hc_pre_eps;
@@ -330,6 +339,10 @@ __global__ void __launch_bounds__(kMaxWarps * 32, 1) mhc_cluster_kernel(MhcFused
     if (weight != nullptr) {  // fused RMSNorm: sum of y^2 per token over the whole cluster
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
+        if constexpr (M == Mode::kPostHead) {  // the final norm reads the stored (rounded) head output
+#pragma unroll
+          for (int e = 0; e < 8; ++e) y[h][e] = to_float(to_bf16(y[h][e]));
+        }
         float s = 0.0f;
 #pragma unroll
         for (int e = 0; e < 8; ++e) s += y[h][e] * y[h][e];
@@ -386,10 +399,10 @@ int launch(const MhcFusedParams& p, cudaStream_t stream) {
   const MhcPreParams& pp = p.pre;
   const int csize = pp.hc_mult == kN ? cluster_size_for(pp.hidden) : 0;
   if (csize == 0) return -1;
-  const bf16* residual = M == Mode::kFused ? p.post.residual : pp.residual;
+  const bf16* residual = has_post(M) ? p.post.residual : pp.residual;
   if (!aligned16(residual) || !aligned16(pp.fn) || !aligned16(pp.layer_input) ||
       (pp.norm_weight && M != Mode::kHead && !aligned16(pp.norm_weight)) ||
-      (M == Mode::kFused && (!aligned16(p.post.x) || !aligned16(p.post.out))))
+      (has_post(M) && (!aligned16(p.post.x) || !aligned16(p.post.out))))
     return -1;
   const int d_slice = int(pp.hidden / csize);
   const int threads = d_slice / kWarpD * 32;
