@@ -113,11 +113,17 @@ def mhc_args(op: str, tokens: int, hidden: int, device: str) -> tuple:
     return (x, residual, post, comb) if op == "mhc_post" else (x, residual, post, comb, *pre)
 
 
+def mhc_ref_args(op: str, args: tuple) -> tuple:
+    """The baseline's arguments for mhc_args(op, ...): all but mhc_post_hc_head's streams_out (the
+    reference returns the streams)."""
+    return args[:-1] if op == "mhc_post_hc_head" else args
+
+
 def _mhc_case(op: str) -> Callable[[int, Model, Sweep, str], Case]:
     def build(tokens: int, model: Model, sweep: Sweep, device: str) -> Case:
         args = mhc_args(op, tokens, model.hidden, device)
-        ref_args = args[:-1] if op == "mhc_post_hc_head" else args  # the reference returns the streams
-        return Case(f"{tokens}x{N}x{model.hidden}", mhc_floor_bytes(op, tokens, model.hidden), args, ref_args)
+        return Case(f"{tokens}x{N}x{model.hidden}", mhc_floor_bytes(op, tokens, model.hidden), args,
+                    mhc_ref_args(op, args))
 
     return build
 

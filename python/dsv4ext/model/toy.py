@@ -29,7 +29,9 @@ class ToyAttention(nn.Module):
         lead, h = h.shape[:-1], h.reshape(-1, h.shape[-1])
         lo = torch.empty(h.shape[0], half, dtype=h.dtype, device=h.device)
         hi = torch.empty(h.shape[0], w.shape[0] - half, dtype=h.dtype, device=h.device)
-        if self.aux_streams and h.is_cuda:
+        # Under torch.compile the single-stream form is traced (same result): stream switches are
+        # eager / CUDA-graph work here.
+        if self.aux_streams and h.is_cuda and not torch.compiler.is_compiling():
             aux = self.aux_streams[0]
             fork(aux)  # outputs allocated (and h produced) on the main stream before aux reads them
             with torch.cuda.stream(aux):
