@@ -7,11 +7,13 @@
 // above; grid-stride over tiles); each thread owns the d-chunks c = tid, tid + 256, ... of the tile
 // (a chunk is 8 consecutive d of all n streams with 16-byte accesses, or 1 d when D % 8 != 0 or a
 // pointer is unaligned), so every pass touches the same addresses from the same thread:
-//   Pass 1 reads x and the residual (HBM, once), applies mhc_post in registers (the same fp32 FMA
-//     order as mhc_post_kernel.cuh, so the streams are bitwise mhc_post's), stores them to
-//     streams_out when given, and accumulates per token the n projections and the sum of squares of
-//     the bf16-rounded streams. Each fn value loaded serves the kTokens tokens of the tile, which
-//     divides fn's L2 traffic (n^2 D 4 bytes per token otherwise) by kTokens.
+//   Pass 1 reads x and the residual (HBM, once; L1 for the later streams), applies mhc_post in
+//     registers one destination stream at a time (the same fp32 FMA order as mhc_post_kernel.cuh,
+//     so the streams are bitwise mhc_post's), stores them to streams_out when given, and
+//     accumulates per token the n projections and the sum of squares of the bf16-rounded streams.
+//     Each fn value loaded serves the kTokens tokens of the tile, which divides fn's L2 traffic
+//     (n^2 D 4 bytes per token otherwise) by kTokens. One stream at a time keeps the registers
+//     under 128, so two CTAs share an SM and one streams from HBM while the other is in pass 2.
 //   A fixed-order block sum gives G and S; thread tt runs hc_head's per-token math (mhc_math.h).
 //   Pass 2 re-reads x and the residual of the tile (L2: just read) and recomputes the same rounded
 //     streams, collapses them and stores bf16(y); with the final norm it sums yb^2 of the rounded y.
@@ -83,34 +85,28 @@ __device__ __forceinline__ Packed<kW> pack(const float (&v)[kW]) {
   return p;
 }
 
-// mhc_post of token t at chunk d: out[j] = bf16(post[j] x + sum_i comb[i][j] R[i]), the products
-// and sums in mhc_post_kernel's order (a product, then one FMA per source stream).
+// Destination stream j of mhc_post for token t at chunk d, rounded once (the stored value):
+// bf16(post[j] x + sum_i comb[i][j] R[i]) in mhc_post_kernel's order (a product, then one FMA per
+// source stream), so the streams are bitwise mhc_post's. The kernels below take one stream at a
+// time: x and the n sources of a chunk are re-read per stream, from L1 after the first.
 template <int N, int kW>
-__device__ __forceinline__ void post_chunk(const MhcPostParams& q, int64_t t, int64_t d, Packed<kW> (&out)[N]) {
+__device__ __forceinline__ Packed<kW> post_stream(const MhcPostParams& q, int64_t t, int64_t d, int j) {
   const int64_t hidden = q.hidden;
-  float xv[kW];
-  unpack<kW>(load_packed<kW>(q.x + t * hidden + d), xv);
-  Packed<kW> r[N];
+  float acc[kW];
+  unpack<kW>(load_packed<kW>(q.x + t * hidden + d), acc);
+  const float pj = __ldg(q.post_mix + t * N + j);
 #pragma unroll
-  for (int i = 0; i < N; ++i) r[i] = load_packed<kW>(q.residual + (t * N + i) * hidden + d);
-  const float* post = q.post_mix + t * N;
-  const float* comb = q.comb_mix + t * N * N;
+  for (int e = 0; e < kW; ++e) acc[e] = pj * acc[e];
+  const float* comb = q.comb_mix + t * N * N + j;
 #pragma unroll
-  for (int j = 0; j < N; ++j) {
-    const float pj = __ldg(post + j);
-    float acc[kW];
+  for (int i = 0; i < N; ++i) {
+    const float c = __ldg(comb + i * N);
+    float rv[kW];
+    unpack<kW>(load_packed<kW>(q.residual + (t * N + i) * hidden + d), rv);
 #pragma unroll
-    for (int e = 0; e < kW; ++e) acc[e] = pj * xv[e];
-#pragma unroll
-    for (int i = 0; i < N; ++i) {
-      const float c = __ldg(comb + i * N + j);
-      float rv[kW];
-      unpack<kW>(r[i], rv);
-#pragma unroll
-      for (int e = 0; e < kW; ++e) acc[e] = __fmaf_rn(c, rv[e], acc[e]);
-    }
-    out[j] = pack<kW>(acc);
+    for (int e = 0; e < kW; ++e) acc[e] = __fmaf_rn(c, rv[e], acc[e]);
   }
+  return pack<kW>(acc);
 }
 
 template <int kW>
@@ -125,7 +121,7 @@ __device__ __forceinline__ void load_fn(const float* src, float (&f)[kW]) {
 }
 
 template <int N, bool kVec>
-__global__ void __launch_bounds__(kThreads) mhc_post_hc_head_kernel(MhcPostHeadParams p) {
+__global__ void __launch_bounds__(kThreads, 2) mhc_post_hc_head_kernel(MhcPostHeadParams p) {
   constexpr int kW = kVec ? 8 : 1;
   constexpr int kT = tokens_per_tile<N>();
   constexpr int kSums = N + 1;  // n projections and the sum of squares
@@ -150,40 +146,34 @@ __global__ void __launch_bounds__(kThreads) mhc_post_hc_head_kernel(MhcPostHeadP
     for (int s = 0; s < kT * kSums; ++s) acc[s] = 0.0f;
     for (int64_t c = threadIdx.x; c < chunks; c += kThreads) {
       const int64_t d = c * kW;
-      Packed<kW> nv[kT][N];
-#pragma unroll
-      for (int tt = 0; tt < kT; ++tt) {
-        if (tt < live) {
-          post_chunk<N, kW>(q, t0 + tt, d, nv[tt]);
-          if (q.out != nullptr) {
-#pragma unroll
-            for (int j = 0; j < N; ++j) store_packed<kW>(q.out + ((t0 + tt) * N + j) * hidden + d, nv[tt][j]);
-          }
-        } else {
-#pragma unroll
-          for (int j = 0; j < N; ++j) nv[tt][j] = Packed<kW>{};
-        }
-      }
-#pragma unroll
+      // One stream at a time (not unrolled): the tile's chunk of stream j is all that waits in
+      // registers, which keeps two CTAs per SM.
+#pragma unroll 1
       for (int j = 0; j < N; ++j) {
+        float v[kT][kW];
 #pragma unroll
         for (int tt = 0; tt < kT; ++tt) {
-          float v[kW];
-          unpack<kW>(nv[tt][j], v);
+          if (tt < live) {
+            const int64_t t = t0 + tt;
+            const Packed<kW> s = post_stream<N, kW>(q, t, d, j);
+            if (q.out != nullptr) store_packed<kW>(q.out + (t * N + j) * hidden + d, s);
+            unpack<kW>(s, v[tt]);
+          } else {
 #pragma unroll
-          for (int e = 0; e < kW; ++e) acc[tt * kSums + N] += v[e] * v[e];
+            for (int e = 0; e < kW; ++e) v[tt][e] = 0.0f;
+          }
+#pragma unroll
+          for (int e = 0; e < kW; ++e) acc[tt * kSums + N] += v[tt][e] * v[tt][e];
         }
+        const float* row = h.fn + j * hidden + d;
 #pragma unroll
         for (int m = 0; m < N; ++m) {
           float f[kW];
-          load_fn<kW>(h.fn + m * k_total + j * hidden + d, f);
+          load_fn<kW>(row + m * k_total, f);
 #pragma unroll
-          for (int tt = 0; tt < kT; ++tt) {
-            float v[kW];
-            unpack<kW>(nv[tt][j], v);
+          for (int tt = 0; tt < kT; ++tt)
 #pragma unroll
-            for (int e = 0; e < kW; ++e) acc[tt * kSums + m] += v[e] * f[e];
-          }
+            for (int e = 0; e < kW; ++e) acc[tt * kSums + m] += v[tt][e] * f[e];
         }
       }
     }
@@ -209,18 +199,16 @@ __global__ void __launch_bounds__(kThreads) mhc_post_hc_head_kernel(MhcPostHeadP
 #pragma unroll
       for (int tt = 0; tt < kT; ++tt) {
         if (tt >= live) break;
-        Packed<kW> nv[N];
-        post_chunk<N, kW>(q, t0 + tt, d, nv);
         float y[kW];
 #pragma unroll
         for (int e = 0; e < kW; ++e) y[e] = 0.0f;
-#pragma unroll
-        for (int i = 0; i < N; ++i) {
+#pragma unroll 1
+        for (int j = 0; j < N; ++j) {
           float v[kW];
-          unpack<kW>(nv[i], v);
-          const float wi = weights[tt * N + i];
+          unpack<kW>(post_stream<N, kW>(q, t0 + tt, d, j), v);
+          const float wj = weights[tt * N + j];
 #pragma unroll
-          for (int e = 0; e < kW; ++e) y[e] += wi * v[e];
+          for (int e = 0; e < kW; ++e) y[e] += wj * v[e];
         }
         const Packed<kW> yb = pack<kW>(y);
         if (norm_weight != nullptr) {
