@@ -147,6 +147,8 @@ def test_mtp_uses_its_own_hc_head_and_shared_embed_and_head(loaded, device):
     logits = model.mtp.compute_logits(nxt)
     own = mtp.head(head_hidden(want, mtp.hc_head, mtp.norm.weight)).float()
     assert_within(logits, own, TOL_DS_FLOW, "MTP logits")
+    # Streams other than the ones the last forward returned go through hc_head then the norm module.
+    assert_within(model.mtp.compute_logits(nxt.clone()), logits, TOL_FUSED_NORM_FLOW, "MTP logits, unfused path")
     models_head = mtp.head(head_hidden(want, model.hc_head, mtp.norm.weight)).float()
     _, wrong_rms = rel_errors(logits, models_head)  # about 8 % with the synthetic head biases
     assert wrong_rms > 5 * TOL_DS_FLOW[1], f"MTP logits are as close to the model's hc_head ({wrong_rms:.1e})"
