@@ -12,10 +12,10 @@ import sys
 import torch
 
 import dsv4ext
-from dsv4ext.bench.cases import N, OPS as SPECS, mhc_args, mhc_floor_bytes
+from dsv4ext.bench.cases import N, OPS as SPECS, mhc_args, mhc_floor_bytes, mhc_ref_args
 from dsv4ext.bench.timing import copy_bandwidth, device_meta, time_cuda, write_results
 
-MHC_OPS = ["mhc_pre", "mhc_post", "mhc_fused_post_pre", "hc_head"]
+MHC_OPS = ["mhc_pre", "mhc_post", "mhc_fused_post_pre", "hc_head", "mhc_post_hc_head"]
 REF = {op: SPECS[op].baseline() for op in MHC_OPS}  # dsv4ext.reference in float32
 OPS = {op: getattr(torch.ops.dsv4ext, op) for op in MHC_OPS}
 
@@ -38,6 +38,7 @@ def main():
         for hidden in args.hidden:
             for tokens in args.tokens:
                 a = mhc_args(op, tokens, hidden, "cuda")
+                ra = mhc_ref_args(op, a)
                 graph = tokens <= 64
                 t_ours = time_cuda(lambda: OPS[op](*a), graph=graph, inner=20 if graph else 1).median
                 nbytes = mhc_floor_bytes(op, tokens, hidden)
@@ -45,14 +46,14 @@ def main():
                 row = {"op": op, "D": hidden, "T": tokens, "ours_us": t_ours * 1e6, "floor_us": floor * 1e6,
                        "pct_floor": 100 * floor / t_ours, "GBps": nbytes / t_ours / 1e9}
                 if not args.no_ref:
-                    t_eager = time_cuda(lambda: REF[op](*a), reps=10 if tokens >= 16384 else 30).median
+                    t_eager = time_cuda(lambda: REF[op](*ra), reps=10 if tokens >= 16384 else 30).median
                     row["eager_us"], row["x_eager"] = t_eager * 1e6, t_eager / t_ours
                     if op in compiled:
-                        t_comp = time_cuda(lambda: compiled[op](*a), reps=10 if tokens >= 16384 else 30).median
+                        t_comp = time_cuda(lambda: compiled[op](*ra), reps=10 if tokens >= 16384 else 30).median
                         row["compiled_us"], row["x_compiled"] = t_comp * 1e6, t_comp / t_ours
                 rows.append(row)
                 print({k: (round(v, 2) if isinstance(v, float) else v) for k, v in row.items()}, flush=True)
-                del a
+                del a, ra
                 torch.cuda.empty_cache()
     meta = {**device_meta(), "copy_TBps": round(bw / 1e12, 3), "n": N, "dsv4ext": dsv4ext.__version__,
             "command": "python3 benchmarks/bench_mhc.py " + " ".join(sys.argv[1:]),

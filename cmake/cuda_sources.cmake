@@ -4,6 +4,7 @@ add_library(dsv4ext_cuda STATIC
   csrc/cuda/hc_head.cu
   csrc/cuda/mhc_fused_post_pre.cu
   csrc/cuda/mhc_post.cu
+  csrc/cuda/mhc_post_hc_head.cu
   csrc/cuda/mhc_pre.cu
   csrc/cuda/ragged_pack.cu
   csrc/cuda/sinkhorn.cu

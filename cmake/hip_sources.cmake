@@ -7,6 +7,7 @@ add_library(dsv4ext_hip STATIC
   csrc/hip/hc_head.hip
   csrc/hip/mhc_fused_post_pre.hip
   csrc/hip/mhc_post.hip
+  csrc/hip/mhc_post_hc_head.hip
   csrc/hip/mhc_pre.hip
   csrc/hip/ragged_pack.hip
   csrc/hip/sinkhorn.hip

@@ -43,6 +43,8 @@ const Variants<MhcPostParams> kMhcPost{&cpu::mhc_post, DSV4_SM90(mhc_post) DSV4_
 const Variants<MhcFusedParams> kMhcFused{&cpu::mhc_fused_post_pre, DSV4_SM90(mhc_fused_post_pre)
                                              DSV4_CDNA(mhc_fused_post_pre)};
 const Variants<MhcPreParams> kHcHead{&cpu::hc_head, DSV4_SM90(hc_head) DSV4_CDNA(hc_head)};
+const Variants<MhcPostHeadParams> kMhcPostHead{&cpu::mhc_post_hc_head, DSV4_SM90(mhc_post_hc_head)
+                                                   DSV4_CDNA(mhc_post_hc_head)};
 const Variants<SinkhornParams> kSinkhorn{&cpu::sinkhorn, DSV4_SM90(sinkhorn) DSV4_CDNA(sinkhorn)};
 const Variants<TopKParams> kTopK{&cpu::top_k_per_row, DSV4_SM90(top_k_per_row) DSV4_CDNA(top_k_per_row)};
 const Variants<RaggedPackParams> kRaggedPack{&cpu::ragged_pack,
@@ -112,6 +114,9 @@ void launch_mhc_fused_post_pre(const ArgCheck& c, const Tensor& on, const MhcFus
   run(kMhcFused, c, on, p);
 }
 void launch_hc_head(const ArgCheck& c, const Tensor& on, const MhcPreParams& p) { run(kHcHead, c, on, p); }
+void launch_mhc_post_hc_head(const ArgCheck& c, const Tensor& on, const MhcPostHeadParams& p) {
+  run(kMhcPostHead, c, on, p);
+}
 void launch_sinkhorn(const ArgCheck& c, const Tensor& on, const SinkhornParams& p) {
   run(kSinkhorn, c, on, p);
 }

@@ -12,6 +12,7 @@ void launch_mhc_pre(const ArgCheck& check, const Tensor& on, const MhcPreParams&
 void launch_mhc_post(const ArgCheck& check, const Tensor& on, const MhcPostParams& p);
 void launch_mhc_fused_post_pre(const ArgCheck& check, const Tensor& on, const MhcFusedParams& p);
 void launch_hc_head(const ArgCheck& check, const Tensor& on, const MhcPreParams& p);
+void launch_mhc_post_hc_head(const ArgCheck& check, const Tensor& on, const MhcPostHeadParams& p);
 void launch_sinkhorn(const ArgCheck& check, const Tensor& on, const SinkhornParams& p);
 void launch_top_k_per_row(const ArgCheck& check, const Tensor& on, const TopKParams& p);
 void launch_ragged_pack(const ArgCheck& check, const Tensor& on, const RaggedPackParams& p);

@@ -51,6 +51,51 @@ void check_fp32(const ArgCheck& c, const Tensor& t, const char* name, const Size
   c.contiguous(t, name);
 }
 
+// The (validated) mix weights and the sizes, into `p`.
+void set_mix_weights(const StreamShape& s, const Tensor& fn, const Tensor& hc_scale, const Tensor& hc_base,
+                     MhcPreParams& p) {
+  p.fn = static_cast<const float*>(fn.const_data_ptr());
+  p.hc_scale = static_cast<const float*>(hc_scale.const_data_ptr());
+  p.hc_base = static_cast<const float*>(hc_base.const_data_ptr());
+  p.tokens = s.tokens;
+  p.hc_mult = s.n;
+  p.hidden = s.hidden;
+}
+
+// The optional norm_weight [D] bf16 (null when not given).
+const bf16* norm_weight_of(const ArgCheck& c, const StreamShape& s, const Tensor& residual,
+                           const char* residual_name, const std::optional<Tensor>& norm_weight) {
+  if (!norm_weight.has_value()) return nullptr;
+  const Tensor& w = *norm_weight;
+  c.same_device(w, "norm_weight", residual, residual_name);
+  c.dtype(w, "norm_weight", ScalarType::BFloat16);
+  c.shape(w, "norm_weight", {s.hidden});
+  c.contiguous(w, "norm_weight");
+  return static_cast<const bf16*>(w.const_data_ptr());
+}
+
+// fn [n, n*D] / hc_scale [1] / hc_base [n] / rms_eps / hc_eps of a head mix, into `p`.
+void fill_head(const ArgCheck& c, const StreamShape& s, const Tensor& streams, const char* streams_name,
+               const Tensor& fn, const Tensor& hc_scale, const Tensor& hc_base, double rms_eps, double hc_eps,
+               MhcPreParams& p) {
+  check_fp32(c, fn, "fn", {s.n, s.n * s.hidden}, streams, streams_name);
+  check_fp32(c, hc_scale, "hc_scale", {1}, streams, streams_name);
+  check_fp32(c, hc_base, "hc_base", {s.n}, streams, streams_name);
+  c.non_negative(rms_eps, "rms_eps");
+  c.non_negative(hc_eps, "hc_eps");
+  set_mix_weights(s, fn, hc_scale, hc_base, p);
+  p.scalars.rms_eps = float(rms_eps);
+  p.scalars.hc_pre_eps = float(hc_eps);
+}
+
+// True when the byte ranges of two tensors overlap.
+bool overlaps(const Tensor& a, const Tensor& b) {
+  const auto* pa = static_cast<const char*>(a.const_data_ptr());
+  const auto* pb = static_cast<const char*>(b.const_data_ptr());
+  const int64_t na = a.numel() * int64_t(a.element_size()), nb = b.numel() * int64_t(b.element_size());
+  return na > 0 && nb > 0 && pa < pb + nb && pb < pa + na;
+}
+
 // fn / hc_scale / hc_base / norm_weight / scalars of one sub-layer's pre, into `p`.
 void fill_pre(const ArgCheck& c, const StreamShape& s, const Tensor& residual, const char* residual_name,
               const Tensor& fn, const Tensor& hc_scale, const Tensor& hc_base, double rms_eps,
@@ -69,22 +114,8 @@ void fill_pre(const ArgCheck& c, const StreamShape& s, const Tensor& residual, c
             hc_post_mult_value);
   c.require(sinkhorn_repeat >= 1 && sinkhorn_repeat <= (1 << 20),
             "sinkhorn_repeat must be in 1..1048576, got ", sinkhorn_repeat);
-  if (norm_weight.has_value()) {
-    const Tensor& w = *norm_weight;
-    c.same_device(w, "norm_weight", residual, residual_name);
-    c.dtype(w, "norm_weight", ScalarType::BFloat16);
-    c.shape(w, "norm_weight", {s.hidden});
-    c.contiguous(w, "norm_weight");
-    p.norm_weight = static_cast<const bf16*>(w.const_data_ptr());
-  } else {
-    p.norm_weight = nullptr;
-  }
-  p.fn = static_cast<const float*>(fn.const_data_ptr());
-  p.hc_scale = static_cast<const float*>(hc_scale.const_data_ptr());
-  p.hc_base = static_cast<const float*>(hc_base.const_data_ptr());
-  p.tokens = s.tokens;
-  p.hc_mult = s.n;
-  p.hidden = s.hidden;
+  p.norm_weight = norm_weight_of(c, s, residual, residual_name, norm_weight);
+  set_mix_weights(s, fn, hc_scale, hc_base, p);
   p.scalars = MhcPreScalars{float(rms_eps),  float(hc_pre_eps), float(hc_sinkhorn_eps),
                             float(hc_post_mult_value), int(sinkhorn_repeat), float(norm_eps)};
 }
@@ -191,24 +222,41 @@ Tensor hc_head(Tensor hidden_states, Tensor fn, Tensor hc_scale, Tensor hc_base,
                double hc_eps) {
   const ArgCheck c("hc_head");
   const StreamShape s = check_streams(c, hidden_states, "hidden_states");
-  check_fp32(c, fn, "fn", {s.n, s.n * s.hidden}, hidden_states, "hidden_states");
-  check_fp32(c, hc_scale, "hc_scale", {1}, hidden_states, "hidden_states");
-  check_fp32(c, hc_base, "hc_base", {s.n}, hidden_states, "hidden_states");
-  c.non_negative(rms_eps, "rms_eps");
-  c.non_negative(hc_eps, "hc_eps");
   MhcPreParams p{};
+  fill_head(c, s, hidden_states, "hidden_states", fn, hc_scale, hc_base, rms_eps, hc_eps, p);
   p.residual = static_cast<const bf16*>(hidden_states.const_data_ptr());
-  p.fn = static_cast<const float*>(fn.const_data_ptr());
-  p.hc_scale = static_cast<const float*>(hc_scale.const_data_ptr());
-  p.hc_base = static_cast<const float*>(hc_base.const_data_ptr());
-  p.tokens = s.tokens;
-  p.hc_mult = s.n;
-  p.hidden = s.hidden;
-  p.scalars.rms_eps = float(rms_eps);
-  p.scalars.hc_pre_eps = float(hc_eps);
   Tensor out = torch::stable::new_empty(hidden_states, s.with({s.hidden}));
   p.layer_input = static_cast<bf16*>(out.mutable_data_ptr());
   if (s.tokens > 0) launch_hc_head(c, hidden_states, p);
+  return out;
+}
+
+Tensor mhc_post_hc_head(Tensor x, Tensor residual, Tensor post_layer_mix, Tensor comb_res_mix, Tensor fn,
+                        Tensor hc_scale, Tensor hc_base, double rms_eps, double hc_eps,
+                        std::optional<Tensor> norm_weight, double norm_eps, std::optional<Tensor> streams_out) {
+  const ArgCheck c("mhc_post_hc_head");
+  const StreamShape s = check_streams(c, residual, "residual");
+  MhcPostHeadParams p{};
+  fill_post(c, s, residual, x, post_layer_mix, comb_res_mix, p.post);
+  fill_head(c, s, residual, "residual", fn, hc_scale, hc_base, rms_eps, hc_eps, p.pre);
+  p.pre.norm_weight = norm_weight_of(c, s, residual, "residual", norm_weight);
+  c.non_negative(norm_eps, "norm_eps");
+  p.pre.scalars.norm_eps = float(norm_eps);
+  p.post.out = nullptr;
+  if (streams_out.has_value()) {
+    const Tensor& so = *streams_out;
+    c.same_device(so, "streams_out", residual, "residual");
+    c.dtype(so, "streams_out", ScalarType::BFloat16);
+    c.shape(so, "streams_out", residual.sizes().vec());
+    c.contiguous(so, "streams_out");
+    c.require(!overlaps(so, residual) && !overlaps(so, x),
+              "streams_out must not overlap residual or x (the new streams are computed from them), got "
+              "overlapping storage");
+    p.post.out = static_cast<bf16*>(so.mutable_data_ptr());
+  }
+  Tensor out = torch::stable::new_empty(residual, s.with({s.hidden}));
+  p.pre.layer_input = static_cast<bf16*>(out.mutable_data_ptr());
+  if (s.tokens > 0) launch_mhc_post_hc_head(c, residual, p);
   return out;
 }
 

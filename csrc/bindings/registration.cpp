@@ -16,6 +16,9 @@ STABLE_TORCH_LIBRARY(dsv4ext, m) {
         "float hc_sinkhorn_eps, float hc_post_mult_value, int sinkhorn_repeat, "
         "Tensor? norm_weight=None, float norm_eps=1e-6) -> (Tensor residual_out, Tensor post_mix, "
         "Tensor comb_mix, Tensor layer_input)");
+  m.def("mhc_post_hc_head(Tensor x, Tensor residual, Tensor post_layer_mix, Tensor comb_res_mix, "
+        "Tensor fn, Tensor hc_scale, Tensor hc_base, float rms_eps, float hc_eps, "
+        "Tensor? norm_weight=None, float norm_eps=1e-6, Tensor(a!)? streams_out=None) -> Tensor");
   m.def("sinkhorn(Tensor logits, int repeat, float eps) -> Tensor");
   m.def("hc_head(Tensor hidden_states, Tensor fn, Tensor hc_scale, Tensor hc_base, float rms_eps, "
         "float hc_eps) -> Tensor");
@@ -32,6 +35,7 @@ STABLE_TORCH_LIBRARY(dsv4ext, m) {
   m.impl("mhc_pre", TORCH_BOX(&dsv4::binding::mhc_pre));                        \
   m.impl("mhc_post", TORCH_BOX(&dsv4::binding::mhc_post));                      \
   m.impl("mhc_fused_post_pre", TORCH_BOX(&dsv4::binding::mhc_fused_post_pre));  \
+  m.impl("mhc_post_hc_head", TORCH_BOX(&dsv4::binding::mhc_post_hc_head));      \
   m.impl("sinkhorn", TORCH_BOX(&dsv4::binding::sinkhorn));                      \
   m.impl("hc_head", TORCH_BOX(&dsv4::binding::hc_head));                        \
   m.impl("top_k_per_row_prefill", TORCH_BOX(&dsv4::binding::top_k_per_row_prefill)); \

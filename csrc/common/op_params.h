@@ -92,4 +92,12 @@ struct MhcFusedParams {
   MhcPreParams pre;
 };
 
+// mhc_post_hc_head (spec §4.6): the same two halves. `post` is mhc_post's, with `post.out` = the
+// optional streams_out [T, n, D] (null: the new streams are not stored). `pre` is hc_head's on the
+// bf16-rounded new streams: fn [n, n*D], hc_scale [1], hc_base [n], scalars.rms_eps and
+// scalars.hc_pre_eps (= hc_eps); norm_weight (or null) and scalars.norm_eps are the optional final
+// RMSNorm, taken on the bf16-rounded head output; layer_input is the output [T, D]; pre.residual,
+// post_mix and comb_mix are unused.
+using MhcPostHeadParams = MhcFusedParams;
+
 }  // namespace dsv4

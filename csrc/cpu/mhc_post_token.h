@@ -7,7 +7,8 @@
 
 namespace dsv4::cpu {
 
-inline void mhc_post_token(const MhcPostParams& p, int64_t t, TokenScratch& s) {
+// Writes token t's n new streams to `out` ([n, D]); s.x holds the upcast source streams afterwards.
+inline void mhc_post_token_into(const MhcPostParams& p, int64_t t, TokenScratch& s, bf16* out_token) {
   const int n = p.hc_mult;
   const int64_t hidden = p.hidden;
   const int64_t k = int64_t(n) * hidden;
@@ -23,9 +24,13 @@ inline void mhc_post_token(const MhcPostParams& p, int64_t t, TokenScratch& s) {
       const float* ri = s.x.data() + int64_t(i) * hidden;
       for (int64_t d = 0; d < hidden; ++d) acc[d] += c * ri[d];
     }
-    bf16* out = p.out + t * k + int64_t(j) * hidden;
+    bf16* out = out_token + int64_t(j) * hidden;
     for (int64_t d = 0; d < hidden; ++d) out[d] = to_bf16(acc[d]);
   }
+}
+
+inline void mhc_post_token(const MhcPostParams& p, int64_t t, TokenScratch& s) {
+  mhc_post_token_into(p, t, s, p.out + t * int64_t(p.hc_mult) * p.hidden);
 }
 
 }  // namespace dsv4::cpu

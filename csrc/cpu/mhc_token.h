@@ -61,6 +61,14 @@ inline void collapse_streams(const float* x, const float* pre, int n, int64_t hi
     out[d] = to_bf16(to_float(to_bf16(y[d])) * rs * to_float(norm_weight[d]));
 }
 
+// The model's final RMSNorm on a stored bf16 row, in place (spec §4.6): with yb = f(row[d]),
+// row[d] = bf16(yb * rsqrt(sum yb^2 / D + eps) * f(w[d])). `y` is D floats of scratch.
+inline void rms_norm_stored(bf16* row, int64_t hidden, const bf16* weight, float eps, float* y) {
+  upcast(row, hidden, y);
+  const float rs = rms_factor(blocked_dot(y, y, hidden), hidden, eps);
+  for (int64_t d = 0; d < hidden; ++d) row[d] = to_bf16(y[d] * rs * to_float(weight[d]));
+}
+
 // Scratch for one worker: the upcast token and one D-row.
 struct TokenScratch {
   std::vector<float> x, y;

@@ -10,6 +10,7 @@ int mhc_pre(const MhcPreParams& p, void* stream);
 int mhc_post(const MhcPostParams& p, void* stream);
 int mhc_fused_post_pre(const MhcFusedParams& p, void* stream);
 int hc_head(const MhcPreParams& p, void* stream);
+int mhc_post_hc_head(const MhcPostHeadParams& p, void* stream);
 int sinkhorn(const SinkhornParams& p, void* stream);
 int top_k_per_row(const TopKParams& p, void* stream);
 int ragged_pack(const RaggedPackParams& p, void* stream);

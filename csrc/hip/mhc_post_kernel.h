@@ -170,6 +170,28 @@ __device__ __forceinline__ void post_chunk(const MhcPostParams& p, int64_t t, in
   }
 }
 
+// Destination stream j of §3.6 for one chunk, rounded once (the stored value): the same sum in the
+// same order as post_chunk's emit(j, ...), for kernels that hold one stream at a time. Reads x and the
+// n sources (from cache after the first stream).
+template <int N, int kW>
+__device__ __forceinline__ Chunk<kW> post_stream(const MhcPostParams& p, int64_t t, int64_t d0, uint32_t lane,
+                                                 int j) {
+  const int64_t hidden = p.hidden;
+  float out[kW], v[kW];
+  const float pj = uniform_load(p.post_mix + t * N + j);
+  unpack<kW>(load_raw<kW>(p.x + t * hidden + d0, lane), v);
+#pragma unroll
+  for (int e = 0; e < kW; ++e) out[e] = pj * v[e];
+#pragma unroll
+  for (int i = 0; i < N; ++i) {
+    const float c = uniform_load(p.comb_mix + (t * N + i) * N + j);
+    unpack<kW>(load_raw<kW>(p.residual + (t * N + i) * hidden + d0, lane), v);
+#pragma unroll
+    for (int e = 0; e < kW; ++e) out[e] += c * v[e];
+  }
+  return pack<kW>(out);
+}
+
 constexpr int kPostThreads = 256;  // 4 waves: one per SIMD of a CU
 
 // Waves per SIMD the compiler must keep: 8 (the CDNA maximum, 64 VGPRs) up to n = 4; 5 beyond,

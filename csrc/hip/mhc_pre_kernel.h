@@ -1,5 +1,5 @@
-// mhc_pre, hc_head and the fused post+pre on CDNA: one kernel template, one workgroup per tile of
-// kTokens consecutive tokens (grid-stride over tiles).
+// mhc_pre, hc_head, the fused post+pre and mhc_post_hc_head on CDNA: one kernel template, one
+// workgroup per tile of kTokens consecutive tokens (grid-stride over tiles).
 //
 // Each thread owns the d-chunks c = tid, tid + 256, ... of the tile: a chunk is 8 consecutive d of
 // all n streams (16-byte loads) or 1 d when D % 8 != 0 or a pointer is unaligned, so no element is
@@ -8,14 +8,16 @@
 //     residual, rounded once; the passes below read those stored values (§3.7), each thread only
 //     its own stores.
 //   Pass 1 reads the tile's residual (mhc_pre, hc_head: once from HBM; fused: the pass-0 stores,
-//     from L2) and accumulates, per token, the projections on every fn row and the sum of squares
+//     from L2; mhc_post_hc_head: computes each new stream from x and the residual, one stream at a
+//     time, rounds it, stores it to streams_out when given) and accumulates, per token, the projections on every fn row and the sum of squares
 //     in fp32 FMAs (never reduced precision). Each fn value loaded serves all kTokens tokens of
 //     the tile, which divides fn's L2 traffic by kTokens.
 //   A fixed-order block sum (butterfly per wave, then the waves in order) gives G and S; thread tt
 //     runs the shared per-token math of mhc_math.h for token tt of the tile.
-//   Pass 2 re-reads the residual (now from L2) for the stream collapse. With the fused RMSNorm it
-//     stores bf16(y) and sums y^2 from the fp32 y; pass 3 reads those D values back (the thread's
-//     own stores), scales and stores them.
+//   Pass 2 re-reads the residual (now from L2) for the stream collapse (mhc_post_hc_head: recomputes
+//     the rounded new streams from x and the residual). With the fused RMSNorm it stores bf16(y) and
+//     sums y^2 from the fp32 y (mhc_post_hc_head's final norm: from the rounded y); pass 3 reads
+//     those D values back (the thread's own stores), scales and stores them.
 // The reduction order depends only on (n, D), never on T or on a token's place in its tile, so a
 // token's outputs are batch-invariant.
 //
@@ -32,12 +34,15 @@ namespace dsv4::hip {
 
 constexpr int kPreThreads = 256;  // 4 waves: one per SIMD of a CU
 
-enum class PreMode { kPre, kHead, kFused };
+enum class PreMode { kPre, kHead, kFused, kPostHead };
+
+// Modes that project with the head's n rows (hc_head, mhc_post_hc_head).
+constexpr bool is_head(PreMode m) { return m == PreMode::kHead || m == PreMode::kPostHead; }
 
 // Register tiling, checked against the code objects (no scratch on gfx942 or gfx950).
 template <class Arch, int N, PreMode M>
 struct PreTile {
-  static constexpr int kRows = M == PreMode::kHead ? N : N * (N + 2);  // fn rows
+  static constexpr int kRows = is_head(M) ? N : N * (N + 2);  // fn rows
   static constexpr int kSums = kRows + 1;                             // + the sum of squares
   // The occupancy the compiler must keep: 4 waves per SIMD (128 VGPRs), except where that spills
   // to scratch: n >= 7 (64 or 81 accumulators) and, on gfx950 (whose compiler schedules pass 1
@@ -46,7 +51,7 @@ struct PreTile {
       N >= 7 || (N == 4 && M != PreMode::kHead && std::is_same_v<Arch, Gfx950>);
   static constexpr int kWavesPerSimd = kWide ? 3 : 4;
   // Tokens per tile: per token a thread holds kSums accumulators and one stream's chunk (8).
-  static constexpr int kTokens = M == PreMode::kHead ? (N <= 2 ? 4 : N <= 3 ? 3 : N <= 6 ? 2 : 1)
+  static constexpr int kTokens = is_head(M) ? (N <= 2 ? 4 : N <= 3 ? 3 : N <= 6 ? 2 : 1)
                                                      : (N <= 1 ? 4 : N <= 2 ? 3 : N <= 4 ? 2 : 1);
   // fn rows whose loads may be in flight together (a compiler memory barrier between groups):
   // unbounded, the scheduler issues every row's loads at once and spills.
@@ -79,7 +84,9 @@ __device__ __forceinline__ void for_own_chunks(int64_t chunks, int tid, F&& f) {
   }
 }
 
-// kFused reads MhcFusedParams::post and writes post.out == pre.residual; kPre and kHead use `pre`.
+// kFused reads MhcFusedParams::post and writes post.out == pre.residual; kPre and kHead use `pre`;
+// kPostHead reads `post`, writes post.out (streams_out) when not null, and uses `pre` as the head
+// (pre.residual unused; norm_weight is the final norm, on the rounded head output).
 template <class Arch, int N, PreMode M, bool kVec>
 __global__ void __launch_bounds__(kPreThreads)
 __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre_kernel(MhcFusedParams fp) {
@@ -101,6 +108,7 @@ __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre
     // A chunk loop runs over uniform bases c0 (a multiple of 256); the lane's part is constant.
     const uint32_t lane = uint32_t(tid) * kW;
     const bf16* norm_weight = M == PreMode::kHead ? nullptr : p.norm_weight;
+    const MhcPostParams& q = fp.post;
     const int64_t tiles = (p.tokens + kTokens - 1) / kTokens;
 
     for (int64_t tile = block_id(); tile < tiles; tile += block_count<kPreThreads>()) {
@@ -108,7 +116,6 @@ __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre
       const int live = int(p.tokens - t0 < kTokens ? p.tokens - t0 : kTokens);  // uniform
 
       if constexpr (M == PreMode::kFused) {
-        const MhcPostParams& q = fp.post;
         for_own_chunks(chunks, tid, [&](int64_t c0) {
           for (int tt = 0; tt < live; ++tt) {
             const int64_t t = t0 + tt;
@@ -131,8 +138,15 @@ __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre
 #pragma unroll
           for (int tt = 0; tt < kTokens; ++tt) {
             if (tt < live) {
-              unpack<kW>(load_raw<kW>(p.residual + ((t0 + tt) * N + i) * hidden + c0 * kW, lane),
-                         v[tt]);
+              if constexpr (M == PreMode::kPostHead) {
+                const int64_t t = t0 + tt;
+                const Chunk<kW> s = post_stream<N, kW>(q, t, c0 * kW, lane, i);
+                if (q.out != nullptr) store_raw<kW>(q.out + (t * N + i) * hidden + c0 * kW, lane, s);
+                unpack<kW>(s, v[tt]);
+              } else {
+                unpack<kW>(load_raw<kW>(p.residual + ((t0 + tt) * N + i) * hidden + c0 * kW, lane),
+                           v[tt]);
+              }
             } else {
 #pragma unroll
               for (int e = 0; e < kW; ++e) v[tt][e] = 0.0f;
@@ -162,7 +176,7 @@ __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre
         const int64_t t = t0 + tid;
         const float* g = sums + tid * kSums;
         float w[N];
-        constexpr bool kHead = M == PreMode::kHead;
+        constexpr bool kHead = is_head(M);
         mhc_token_weights<N, kHead>(g, g[kRows], k_total, p.hc_scale, p.hc_base, p.scalars,
                                     kHead ? nullptr : p.post_mix + t * N,
                                     kHead ? nullptr : p.comb_mix + t * N * N, w);
@@ -182,8 +196,23 @@ __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre
           if (tt >= live) break;
           const int64_t t = t0 + tt;
           float y[kW];
-          collapse_chunk<N, kW>(p.residual + t * k_total + c0 * kW, hidden, lane, weights + tt * N,
-                                y);
+          if constexpr (M == PreMode::kPostHead) {
+#pragma unroll
+            for (int e = 0; e < kW; ++e) y[e] = 0.0f;
+            // One stream at a time, as in pass 1 (all n sources held at once would spill at n >= 6).
+#pragma unroll 1
+            for (int j = 0; j < N; ++j) {
+              float s[kW];
+              unpack<kW>(post_stream<N, kW>(q, t, c0 * kW, lane, j), s);  // the stored (rounded) stream
+              const float wj = weights[tt * N + j];
+#pragma unroll
+              for (int e = 0; e < kW; ++e) y[e] += wj * s[e];
+            }
+            unpack<kW>(pack<kW>(y), y);  // the final norm reads the rounded head output
+          } else {
+            collapse_chunk<N, kW>(p.residual + t * k_total + c0 * kW, hidden, lane, weights + tt * N,
+                                  y);
+          }
 #pragma unroll
           for (int e = 0; e < kW; ++e) ss[tt] += y[e] * y[e];
           store_raw<kW>(p.layer_input + t * hidden + c0 * kW, lane, pack<kW>(y));
@@ -220,10 +249,11 @@ __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre
 template <class Arch, PreMode M>
 int launch_mhc_pre(const MhcFusedParams& fp, hipStream_t stream) {
   const MhcPreParams& p = fp.pre;
-  bool vec = p.hidden % 8 == 0 && aligned16(p.residual) && aligned16(p.fn) &&
+  bool vec = p.hidden % 8 == 0 && (M == PreMode::kPostHead || aligned16(p.residual)) && aligned16(p.fn) &&
              aligned16(p.layer_input) &&
              (M == PreMode::kHead || p.norm_weight == nullptr || aligned16(p.norm_weight));
-  if constexpr (M == PreMode::kFused) vec = vec && aligned16(fp.post.x) && aligned16(fp.post.residual);
+  if constexpr (M == PreMode::kFused || M == PreMode::kPostHead)
+    vec = vec && aligned16(fp.post.x) && aligned16(fp.post.residual) && aligned16(fp.post.out);
   return dispatch_hc_mult(p.hc_mult, [&](auto n) {
     constexpr int N = decltype(n)::value;
     constexpr int kTokens = PreTile<Arch, N, M>::kTokens;

@@ -50,6 +50,15 @@ def _hc_head(hidden_states, fn, hc_scale, hc_base, rms_eps, hc_eps):
     return hidden_states.new_empty((*lead, d), dtype=torch.bfloat16)
 
 
+@register_fake("dsv4ext::mhc_post_hc_head")
+def _mhc_post_hc_head(x, residual, post_layer_mix, comb_res_mix, fn, hc_scale, hc_base, rms_eps, hc_eps,
+                      norm_weight=None, norm_eps=1e-6, streams_out=None):
+    lead, _, d = _stream_shape(residual, "residual")
+    if streams_out is not None:
+        torch._check(streams_out.shape == residual.shape, lambda: "streams_out must have residual's shape")
+    return residual.new_empty((*lead, d), dtype=torch.bfloat16)
+
+
 @register_fake("dsv4ext::top_k_per_row_prefill")
 def _top_k_per_row_prefill(logits, row_starts, row_ends, indices, top_k, deterministic=False):
     torch._check(indices.dim() == 2 and indices.shape[1] == top_k, lambda: "indices must be [R, top_k]")

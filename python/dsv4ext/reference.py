@@ -103,6 +103,30 @@ def hc_head(hidden_states: Tensor, fn: Tensor, hc_scale: Tensor, hc_base: Tensor
     return _out(_collapse(x, pre, None, 0.0), torch.bfloat16, exact)
 
 
+def rms_norm(x: Tensor, weight: Tensor, eps: float, *, compute_dtype: torch.dtype = torch.float64,
+             exact: bool = False) -> Tensor:
+    """The model's RMSNorm of a stored bf16 row: x * rsqrt(mean(x^2) + eps) * weight."""
+    xf = x.to(compute_dtype)
+    y = xf * torch.rsqrt(xf.square().mean(-1, keepdim=True) + eps) * weight.to(compute_dtype)
+    return _out(y, torch.bfloat16, exact)
+
+
+def mhc_post_hc_head(x: Tensor, residual: Tensor, post_layer_mix: Tensor, comb_res_mix: Tensor, fn: Tensor,
+                     hc_scale: Tensor, hc_base: Tensor, rms_eps: float, hc_eps: float,
+                     norm_weight: Optional[Tensor] = None, norm_eps: float = 1e-6, *,
+                     compute_dtype: torch.dtype = torch.float64,
+                     exact: bool = False) -> Tuple[Tensor, Tensor]:
+    """§4.6: (out [..., D], streams [..., n, D]): mhc_post rounded to bf16 (the stored streams),
+    hc_head on them, then with norm_weight the final RMSNorm of the bf16-rounded head output.
+    `exact` skips only the last rounding of each returned tensor."""
+    streams = mhc_post(x, residual, post_layer_mix, comb_res_mix, compute_dtype=compute_dtype, exact=exact)
+    y = hc_head(streams.to(torch.bfloat16), fn, hc_scale, hc_base, rms_eps, hc_eps, compute_dtype=compute_dtype,
+                exact=exact or norm_weight is not None)
+    if norm_weight is not None:
+        y = rms_norm(y.to(torch.bfloat16), norm_weight, norm_eps, compute_dtype=compute_dtype, exact=exact)
+    return y, streams
+
+
 # ---------------------------------------------------------------------------------------------
 # top-k and ragged pack
 

@@ -123,6 +123,23 @@ struct Mhc {
     return out;
   }
 
+  // hc_head's params on `streams` with this case's fn and base (resized to [n, n*D] and [n]).
+  MhcPreParams head_params(const bf16* streams, const float* head_scale, float rms_eps, float hc_eps,
+                           bf16* out) const {
+    MhcPreParams p{};
+    p.residual = streams;
+    p.fn = fn.data();
+    p.hc_scale = head_scale;
+    p.hc_base = base.data();
+    p.layer_input = out;
+    p.tokens = tokens;
+    p.hc_mult = n;
+    p.hidden = hidden;
+    p.scalars.rms_eps = rms_eps;
+    p.scalars.hc_pre_eps = hc_eps;
+    return p;
+  }
+
   // Checks pre outputs against the double reference computed from `res`.
   void check_pre(const std::vector<bf16>& res, const PreOut& o) const {
     const int64_t kk = k();
@@ -241,17 +258,7 @@ TEST_P(CpuMhc, HcHeadMatchesDoubleReference) {
   m.base.resize(n);
   const float scale = 0.7f, rms_eps = 1e-6f, hc_eps = 1e-2f;
   std::vector<bf16> out(size_t(tokens * hidden));
-  MhcPreParams p{};
-  p.residual = m.residual.data();
-  p.fn = m.fn.data();
-  p.hc_scale = &scale;
-  p.hc_base = m.base.data();
-  p.layer_input = out.data();
-  p.tokens = tokens;
-  p.hc_mult = n;
-  p.hidden = hidden;
-  p.scalars.rms_eps = rms_eps;
-  p.scalars.hc_pre_eps = hc_eps;
+  MhcPreParams p = m.head_params(m.residual.data(), &scale, rms_eps, hc_eps, out.data());
   cpu::hc_head(p, kSerial);
   Bf16Check check{"hc_head"};
   for (int64_t t = 0; t < tokens; ++t) {
@@ -277,6 +284,56 @@ TEST_P(CpuMhc, HcHeadMatchesDoubleReference) {
   p.layer_input = threaded.data();
   cpu::hc_head(p, kThreaded);
   EXPECT_TRUE(test::same_bits(out, threaded));
+}
+
+// mhc_post_hc_head == mhc_post, then hc_head on the stored streams (bit for bit), then the final
+// RMSNorm of the bf16 head output (double reference); the stash equals mhc_post's output; serial ==
+// threaded; with and without streams_out.
+TEST_P(CpuMhc, PostHcHeadEqualsPostThenHead) {
+  const auto [n, hidden] = GetParam();
+  const int64_t tokens = 2 * cpu::token_grain(n, hidden) + 3, k = int64_t(n) * hidden;
+  Mhc m(n, hidden, tokens, 600 + n);
+  m.fn.resize(size_t(n * k));  // [n, n*D]
+  m.base.resize(n);
+  const float scale = 0.7f, norm_eps = 1e-5f;
+  const std::vector<bf16> streams = m.run_post(kSerial);
+  std::vector<bf16> head(size_t(tokens * hidden));
+  MhcPreParams hp = m.head_params(streams.data(), &scale, 1e-6f, 1e-2f, head.data());
+  hp.scalars.norm_eps = norm_eps;
+  cpu::hc_head(hp, kSerial);
+  for (bool norm : {false, true}) {
+    for (bool stash : {false, true}) {
+      for (const cpu::Executor* ex : {&kSerial, &kThreaded}) {
+        SCOPED_TRACE(testing::Message() << "norm=" << norm << " stash=" << stash);
+        std::vector<bf16> out(head.size()), stash_out(stash ? streams.size() : 0);
+        MhcPostHeadParams p{};
+        p.post = MhcPostParams{m.x.data(), m.residual.data(), m.post_in.data(), m.comb_in.data(),
+                               stash ? stash_out.data() : nullptr, tokens, n, hidden};
+        p.pre = hp;
+        p.pre.residual = nullptr;
+        p.pre.norm_weight = norm ? m.norm_weight.data() : nullptr;
+        p.pre.layer_input = out.data();
+        cpu::mhc_post_hc_head(p, *ex);
+        if (stash) {
+          EXPECT_TRUE(test::same_bits(stash_out, streams)) << "streams_out";
+        }
+        if (!norm) {
+          EXPECT_TRUE(test::same_bits(out, head)) << "out";
+          continue;
+        }
+        Bf16Check check{"mhc_post_hc_head + norm"};
+        for (int64_t t = 0; t < tokens; ++t) {
+          double ss = 0;
+          for (int64_t d = 0; d < hidden; ++d) ss += std::pow(double(to_float(head[t * hidden + d])), 2);
+          const double rs = 1.0 / std::sqrt(ss / double(hidden) + norm_eps);
+          for (int64_t d = 0; d < hidden; ++d) {
+            const double exact = double(to_float(head[t * hidden + d])) * rs * to_float(m.norm_weight[d]);
+            check(out[t * hidden + d], exact, 1e-5 * std::fabs(exact), 1.0, size_t(t * hidden + d));
+          }
+        }
+      }
+    }
+  }
 }
 
 // Enough tokens for several parallel chunks: threaded == serial bit for bit, and a token's output

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cpu/cpu_ops.h"
+#include "cpu/mhc_token.h"
 #include "cuda/cuda_ops.h"
 #include "test_util.h"
 
@@ -132,13 +133,33 @@ TEST_P(CudaMhc, PreFusedHeadMatchCpu) {
   ASSERT_EQ(cuda::hc_head(gpu_head, nullptr), 0);
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   expect_bf16_near(d_li.host(), li, 2.0f);
+
+  // mhc_post_hc_head with the stash and (norm) the final norm: the stash within rounding of the CPU
+  // post, the output equal to the CPU hc_head (+ the final norm) run on the GPU's own stash.
+  MhcPostHeadParams gpu_ph{gpu.post, gpu_head};
+  gpu_ph.pre.residual = nullptr;
+  gpu_ph.pre.norm_weight = norm ? d_w.ptr : nullptr;
+  DeviceBuffer<bf16> d_stash(size_t(tokens * k));
+  gpu_ph.post.out = d_stash.ptr;
+  ASSERT_EQ(cuda::mhc_post_hc_head(gpu_ph, nullptr), 0);
+  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+  const std::vector<bf16> stash = d_stash.host();
+  expect_bf16_near(stash, res_out, 1.0f);
+  cpu_head.residual = stash.data();
+  cpu::hc_head(cpu_head, kSerial);
+  if (norm) {
+    std::vector<float> scratch(static_cast<size_t>(hidden));
+    for (int64_t t = 0; t < tokens; ++t)
+      cpu::rms_norm_stored(li.data() + t * hidden, hidden, weight.data(), scalars.norm_eps, scratch.data());
+  }
+  expect_bf16_near(d_li.host(), li, norm ? 3.0f : 2.0f);
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, CudaMhc,
                          ::testing::Values(MhcCase{4, 512, 37, false}, MhcCase{4, 512, 37, true},
                                            MhcCase{4, 4096, 300, true}, MhcCase{4, 1280, 5, false},
                                            MhcCase{3, 65, 17, true}, MhcCase{8, 24, 3, false},
-                                           MhcCase{1, 7, 2, true}),
+                                           MhcCase{1, 7, 2, true}, MhcCase{4, 512, 600, true}),
                          [](const ::testing::TestParamInfo<MhcCase>& info) {
                            const MhcCase& c = info.param;
                            return "n" + std::to_string(c.n) + "_D" + std::to_string(c.hidden) + "_T" +

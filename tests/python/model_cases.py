@@ -24,9 +24,12 @@ FFN_SIZE = 512
 F32 = dict(compute_dtype=torch.float32)
 
 
-def new_model() -> DeepseekV4Model:
+def new_model(num_aux_streams: int = 3) -> DeepseekV4Model:
+    """The tiny model; its factories hand the model's aux streams to the toy modules (ToyAttention
+    runs half its projection on the first one for CUDA inputs)."""
     d = CONFIG.hidden_size
-    return DeepseekV4Model(CONFIG, lambda i: ToyAttention(d), lambda i: ToyFFN(d, FFN_SIZE))
+    return DeepseekV4Model(CONFIG, lambda i, streams: ToyAttention(d, streams),
+                           lambda i, streams: ToyFFN(d, FFN_SIZE, streams), num_aux_streams=num_aux_streams)
 
 
 def synthetic_checkpoint(model: DeepseekV4Model, seed: int = 0) -> Dict[str, torch.Tensor]:

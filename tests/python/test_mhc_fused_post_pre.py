@@ -173,6 +173,8 @@ def test_cuda_offsets_past_2_31():
         (OPS.mhc_post, lambda s: (x[s], residual[s], post[s], comb[s])),
         (OP, lambda s: (x[s], residual[s], post[s], comb[s], *pre.args())),
         (OPS.hc_head, lambda s: (residual[s], head.fn, head.hc_scale, head.hc_base, 1e-6, 1e-6)),
+        (OPS.mhc_post_hc_head, lambda s: (x[s], residual[s], post[s], comb[s], head.fn, head.hc_scale, head.hc_base,
+                                          1e-6, 1e-6, pre.norm_weight, 1e-6)),
     ]
     tail = slice(t - 3, t)
     for op, args in calls:

@@ -27,10 +27,11 @@ import pytest
 import torch
 from torch import nn
 
-from dsv4ext.model import (CheckpointError, DecoderLayer, RMSNorm, checkpoint_tensors, load_safetensors,
-                           load_state)
+from dsv4ext.model import (CheckpointError, DecoderLayer, DeepseekV4Model, MTPLayer, RMSNorm, checkpoint_tensors,
+                           load_safetensors, load_state)
+from dsv4ext.model.toy import ToyAttention, ToyFFN
 from mhc_cases import assert_same
-from model_cases import CONFIG, head_hidden, model_streams, mtp_streams, new_model, synthetic_checkpoint
+from model_cases import CONFIG, FFN_SIZE, head_hidden, model_streams, mtp_streams, new_model, synthetic_checkpoint
 
 TOKENS = 16
 # (max, rms) error relative to the reference's largest / rms value; see the module docstring.
@@ -146,14 +147,16 @@ def test_mtp_uses_its_own_hc_head_and_shared_embed_and_head(loaded, device):
     logits = model.mtp.compute_logits(nxt)
     own = mtp.head(head_hidden(want, mtp.hc_head, mtp.norm.weight)).float()
     assert_within(logits, own, TOL_DS_FLOW, "MTP logits")
+    # Streams other than the ones the last forward returned go through hc_head then the norm module.
+    assert_within(model.mtp.compute_logits(nxt.clone()), logits, TOL_FUSED_NORM_FLOW, "MTP logits, unfused path")
     models_head = mtp.head(head_hidden(want, model.hc_head, mtp.norm.weight)).float()
     _, wrong_rms = rel_errors(logits, models_head)  # about 8 % with the synthetic head biases
     assert wrong_rms > 5 * TOL_DS_FLOW[1], f"MTP logits are as close to the model's hc_head ({wrong_rms:.1e})"
 
 
 def test_each_norm_runs_once(loaded):
-    """The attention/FFN norms are fused into the pre (never called); final, enorm, hnorm and the MTP
-    norm run once per call. Numerically, a norm applied twice fails the reference tests above."""
+    """The attention/FFN norms are fused into the pre and the final and MTP norms into mhc_post_hc_head
+    (never called); enorm and hnorm run once per call. Numerically, a norm applied twice fails the reference tests above."""
     model = on(loaded, "cpu")
     calls = {}
     for name, module in model.named_modules():
@@ -165,7 +168,7 @@ def test_each_norm_runs_once(loaded):
     model.compute_logits(hidden)
     nxt = model.mtp(ids, pos, model.mtp_hidden_states()[:5])
     model.mtp.compute_logits(nxt)
-    once = {"norm", "mtp.layers.0.enorm", "mtp.layers.0.hnorm", "mtp.layers.0.norm"}
+    once = {"mtp.layers.0.enorm", "mtp.layers.0.hnorm"}
     assert any(name.endswith("attn_norm") for name in calls) and any(name.endswith("ffn_norm") for name in calls)
     assert calls == {name: int(name in once) for name in calls}
 
@@ -274,3 +277,136 @@ def test_load_safetensors_reports_missing_tensor(checkpoint, tmp_path):
     missing = r"missing tensor 'mtp.0.hnorm.weight' \(expected shape \(256,\) bfloat16\)"
     with pytest.raises(CheckpointError, match=missing):
         load_safetensors(new_model(), str(tmp_path / "partial.safetensors"))
+
+
+# ---- shared aux streams (spec §4.6) ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("count", [3, 0])
+def test_aux_streams_are_one_shared_list(count):
+    """The model creates its streams once (none without a GPU or when 0) and hands the same list object
+    to every decoder layer, the MTP layer, its block and every factory call; a deep copy keeps it."""
+    seen = []
+
+    def make(kind):
+        def factory(i, streams):
+            seen.append((kind, i, streams))
+            d = CONFIG.hidden_size
+            return ToyAttention(d, streams) if kind == "attn" else ToyFFN(d, FFN_SIZE, streams)
+        return factory
+
+    model = DeepseekV4Model(CONFIG, make("attn"), make("ffn"), num_aux_streams=count)
+    streams = model.aux_streams
+    want = count if torch.cuda.is_available() else 0
+    assert len(streams) == want and all(isinstance(s, torch.cuda.Stream) for s in streams)
+    layers = CONFIG.num_hidden_layers + CONFIG.num_nextn_predict_layers
+    assert sorted((kind, i) for kind, i, _ in seen) == sorted((k, i) for k in ("attn", "ffn") for i in range(layers))
+    assert all(s is streams for _, _, s in seen)
+    mtp = model.mtp.layers[0]
+    holders = [*model.layers, mtp, mtp.block, *(m for m in model.modules() if isinstance(m, (ToyAttention, ToyFFN)))]
+    assert all(h.aux_streams is streams for h in holders)
+    assert copy.deepcopy(model).layers[1].aux_streams is streams
+
+
+def test_one_argument_factories_still_work():
+    d = CONFIG.hidden_size
+    model = DeepseekV4Model(CONFIG, lambda i: ToyAttention(d), lambda i: ToyFFN(d, FFN_SIZE))
+    assert isinstance(model.mtp.layers[0].block.attn, ToyAttention)
+
+
+def test_decoder_and_mtp_constructors_take_streams_alike():
+    """One constructor shape: the stream argument has the same name, position, kind and default in
+    DecoderLayer and MTPLayer (vLLM's MTP layer kept an old signature and failed to load)."""
+    dec = list(inspect.signature(DecoderLayer.__init__).parameters.values())
+    mtp = list(inspect.signature(MTPLayer.__init__).parameters.values())
+    head = ["self", "config", "layer_index", "make_attn", "make_ffn", "aux_streams"]
+    assert [p.name for p in dec] == head
+    assert [(p.name, p.kind, p.default) for p in mtp[:len(head)]] == [(p.name, p.kind, p.default) for p in dec]
+    assert all(p.kind == inspect.Parameter.KEYWORD_ONLY for p in mtp[len(head):])
+
+
+def _toy_attention_pair(seed=0):
+    """(ToyAttention on the main stream only, the same weights with an aux stream), on CUDA."""
+    torch.manual_seed(seed)
+    d = CONFIG.hidden_size
+    main = ToyAttention(d).cuda().requires_grad_(False)
+    aux = ToyAttention(d, [torch.cuda.Stream()]).cuda().requires_grad_(False)
+    aux.proj.weight.copy_(main.proj.weight)
+    return main, aux
+
+
+@pytest.mark.gpu
+def test_aux_stream_attention_equals_main_stream_eager_and_graph():
+    main, aux = _toy_attention_pair()
+    pos = torch.arange(37, device="cuda")
+    h = torch.randn(37, CONFIG.hidden_size, device="cuda").bfloat16()
+    with torch.no_grad():
+        assert_same(aux(pos, h), main(pos, h))
+        static = h.clone()
+        side = torch.cuda.Stream()
+        side.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(side):
+            aux(pos, static)  # warm-up outside capture
+        torch.cuda.current_stream().wait_stream(side)
+        graph = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(graph):
+            out = aux(pos, static)
+        fresh = torch.randn_like(h)
+        static.copy_(fresh)
+        graph.replay()
+        torch.cuda.synchronize()
+        assert_same(out, main(pos, fresh))
+
+
+# ---- DeepSeek and vLLM checkpoint names (spec §4.5) -----------------------------------------------
+
+
+def test_vllm_names_follow_the_remap():
+    names = checkpoint_tensors(new_model(), "vllm")
+    mtp = f"model.layers.{CONFIG.num_hidden_layers}."
+    for name in ("lm_head.weight", "model.embed.weight", "model.norm.weight", "model.hc_head_fn",
+                 "model.layers.1.hc_ffn_scale", "model.layers.0.attn_norm.weight", mtp + "hc_head_base",
+                 mtp + "shared_head.norm.weight", mtp + "enorm.weight", mtp + "attn_norm.weight"):
+        assert name in names, name
+    assert len(names) == len(checkpoint_tensors(new_model()))
+
+
+def test_both_namings_load_bitwise_into_the_same_model(checkpoint, tmp_path):
+    save_file = pytest.importorskip("safetensors.torch").save_file
+    ds = checkpoint[1]
+    vllm_names = dict(zip(checkpoint_tensors(new_model()), checkpoint_tensors(new_model(), "vllm")))
+    save_file({vllm_names[k]: v for k, v in ds.items()}, str(tmp_path / "vllm.safetensors"))
+    save_file(ds, str(tmp_path / "ds.safetensors"))
+    models = []
+    for name in ("ds", "vllm"):
+        model = new_model()
+        load_safetensors(model, str(tmp_path / f"{name}.safetensors"))
+        models.append(model)
+    a, b = (checkpoint_tensors(m) for m in models)
+    for name in a:
+        assert_same(a[name], b[name])
+        assert_same(a[name], ds[name])
+    ids, pos = inputs("cpu", tokens=5)
+    assert_same(models[0](ids, pos), models[1](ids, pos))
+
+
+@pytest.mark.parametrize("case", ["mixed", "unknown"])
+def test_mixed_or_unknown_names_are_rejected_and_nothing_loads(checkpoint, case):
+    ds = dict(checkpoint[1])
+    if case == "mixed":
+        vllm_names = dict(zip(checkpoint_tensors(new_model()), checkpoint_tensors(new_model(), "vllm")))
+        for name in ("layers.1.hc_ffn_fn", "norm.weight"):
+            ds[vllm_names[name]] = ds.pop(name)
+        message = "mixes tensor naming schemes: "
+        offending = ["'model.layers.1.hc_ffn_fn'", "'model.norm.weight'"]
+    else:
+        ds = {"backbone." + k: v for k, v in ds.items()}
+        message = "neither DeepSeek's nor vLLM's"
+        offending = [f"'backbone.{k}'" for k in list(checkpoint[1])[:5]]
+    model = new_model()
+    before = {k: t.clone() for k, t in checkpoint_tensors(model).items()}
+    with pytest.raises(CheckpointError) as err:
+        load_state(model, ds)
+    assert message in str(err.value)
+    assert all(name in str(err.value) for name in offending), str(err.value)
+    assert all(torch.equal(t, before[k]) for k, t in checkpoint_tensors(model).items()), "partly loaded"

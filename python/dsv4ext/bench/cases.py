@@ -83,6 +83,7 @@ MHC_BYTES_PER_TOKEN = {  # in units of D bytes, n = 4 (ops.md §7): bf16 streams
     "mhc_post": 2 + 4 * N,
     "mhc_fused_post_pre": 2 + 4 * N + 2,
     "hc_head": 2 * N + 2,
+    "mhc_post_hc_head": 2 + 2 * N + 2 + 2 * N,  # x, residual, out and the MTP stash (spec §4.6)
 }
 
 
@@ -92,25 +93,37 @@ def mhc_floor_bytes(op: str, tokens: int, hidden: int) -> int:
 
 def mhc_args(op: str, tokens: int, hidden: int, device: str) -> tuple:
     """Positional arguments of torch.ops.dsv4ext.<op> at n = 4: random bf16 streams, fn scaled to
-    unit-variance mixes, the fused RMSNorm on for mhc_pre and mhc_fused_post_pre."""
+    unit-variance mixes, the fused RMSNorm on for mhc_pre and mhc_fused_post_pre, the final norm and
+    the MTP stash on for mhc_post_hc_head."""
     m3 = N * (N + 2)
     residual = torch.randn(tokens, N, hidden, device=device).bfloat16()
     fn = torch.randn(m3, N * hidden, device=device) / (N * hidden) ** 0.5
     scale, base = torch.randn(3, device=device) * 0.5, torch.randn(m3, device=device) * 0.5
     if op == "hc_head":
         return (residual, fn[:N], scale[:1], base[:N], 1e-6, 1e-6)
-    pre = (fn, scale, base, *SCALARS, torch.randn(hidden, device=device).bfloat16(), 1e-6)
+    norm_weight = torch.randn(hidden, device=device).bfloat16()
+    pre = (fn, scale, base, *SCALARS, norm_weight, 1e-6)
     if op == "mhc_pre":
         return (residual, *pre)
     x = torch.randn(tokens, hidden, device=device).bfloat16()
     post, comb = torch.rand(tokens, N, 1, device=device), torch.rand(tokens, N, N, device=device)
+    if op == "mhc_post_hc_head":  # the model's final seam: final norm and MTP stash on
+        return (x, residual, post, comb, fn[:N], scale[:1], base[:N], 1e-6, 1e-6, norm_weight, 1e-6,
+                torch.empty_like(residual))
     return (x, residual, post, comb) if op == "mhc_post" else (x, residual, post, comb, *pre)
+
+
+def mhc_ref_args(op: str, args: tuple) -> tuple:
+    """The baseline's arguments for mhc_args(op, ...): all but mhc_post_hc_head's streams_out (the
+    reference returns the streams)."""
+    return args[:-1] if op == "mhc_post_hc_head" else args
 
 
 def _mhc_case(op: str) -> Callable[[int, Model, Sweep, str], Case]:
     def build(tokens: int, model: Model, sweep: Sweep, device: str) -> Case:
         args = mhc_args(op, tokens, model.hidden, device)
-        return Case(f"{tokens}x{N}x{model.hidden}", mhc_floor_bytes(op, tokens, model.hidden), args, args)
+        return Case(f"{tokens}x{N}x{model.hidden}", mhc_floor_bytes(op, tokens, model.hidden), args,
+                    mhc_ref_args(op, args))
 
     return build
 
@@ -182,6 +195,7 @@ OPS: Dict[str, OpSpec] = {
         OpSpec("mhc_post", _mhc_case("mhc_post"), reference.mhc_post, FP32),
         OpSpec("mhc_fused_post_pre", _mhc_case("mhc_fused_post_pre"), reference.mhc_fused_post_pre, FP32),
         OpSpec("hc_head", _mhc_case("hc_head"), reference.hc_head, FP32),
+        OpSpec("mhc_post_hc_head", _mhc_case("mhc_post_hc_head"), reference.mhc_post_hc_head, FP32),
         OpSpec("sinkhorn", _sinkhorn_case, reference.sinkhorn, FP32, per_model=False),
         OpSpec("top_k_per_row_prefill", _topk_case("prefill"), torch_topk),
         OpSpec("top_k_per_row_decode", _topk_case("decode"), torch_topk, max_tokens=DECODE_MAX_TOKENS),

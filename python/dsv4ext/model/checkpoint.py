@@ -1,14 +1,24 @@
 """Loading DeepSeek-V4 checkpoints (shared/spec/ops.md §4.5) into a DeepseekV4Model, in place.
 
-Names: embed.weight, head.weight, norm.weight, hc_head_fn|base|scale; per decoder layer
+DeepSeek names: embed.weight, head.weight, norm.weight, hc_head_fn|base|scale; per decoder layer
 `layers.{L}.` and per MTP layer `mtp.{i}.`: hc_attn_fn|base|scale, hc_ffn_fn|base|scale,
 attn_norm.weight, ffn_norm.weight, and the injected modules' own tensors under attn.* and ffn.*;
 MTP layers also enorm.weight, hnorm.weight, e_proj.weight, h_proj.weight, norm.weight and
-hc_head_fn|base|scale. Every tensor must match the model's shape and dtype exactly (mix weights
-fp32, norms bf16). Loading copies into the existing tensors, so their addresses (captured by CUDA
+hc_head_fn|base|scale.
+
+vLLM names (§4.5's remap, `vllm_name`): `model.` before embed.weight, norm.weight, hc_head_*
+and `layers.{L}.`; `mtp.{i}.` becomes `model.layers.{num_hidden_layers + i}.`, with the MTP
+layer's own norm.weight (and head.weight) under `shared_head.`; head.weight becomes
+lm_head.weight.
+
+The loader detects the naming from the names (all DeepSeek or all vLLM; a mix, or names that are
+neither, are an error listing the first offending tensors). Every tensor must match the model's
+shape and dtype exactly (mix weights fp32, norms bf16). Nothing is copied unless the whole
+checkpoint fits; loading copies into the existing tensors, so their addresses (captured by CUDA
 graphs) do not change.
 """
 
+import re
 from typing import Dict, List, Mapping
 
 import torch
@@ -48,8 +58,36 @@ def _decoder(prefix: str, layer: DecoderLayer) -> Dict[str, Tensor]:
     }
 
 
-def checkpoint_tensors(model: DeepseekV4Model) -> Dict[str, Tensor]:
-    """Checkpoint name -> the model tensor it fills (shape and dtype are what the file must hold)."""
+NAMINGS = ("deepseek", "vllm")
+_MTP = re.compile(r"mtp\.(\d+)\.(.*)")
+
+
+def vllm_name(name: str, num_hidden_layers: int) -> str:
+    """A DeepSeek checkpoint name in vLLM's naming (§4.5)."""
+    if name == "head.weight":
+        return "lm_head.weight"
+    m = _MTP.fullmatch(name)
+    if m is None:
+        return "model." + name
+    rest = m.group(2)
+    if rest in ("norm.weight", "head.weight"):
+        rest = "shared_head." + rest
+    return f"model.layers.{num_hidden_layers + int(m.group(1))}.{rest}"
+
+
+def checkpoint_tensors(model: DeepseekV4Model, naming: str = "deepseek") -> Dict[str, Tensor]:
+    """Checkpoint name -> the model tensor it fills (shape and dtype are what the file must hold), in
+    DeepSeek's naming or ("vllm") vLLM's."""
+    if naming not in NAMINGS:
+        raise ValueError(f"naming must be one of {NAMINGS}, got {naming!r}")
+    names = _deepseek_tensors(model)
+    if naming == "vllm":
+        layers = model.config.num_hidden_layers
+        names = {vllm_name(name, layers): t for name, t in names.items()}
+    return names
+
+
+def _deepseek_tensors(model: DeepseekV4Model) -> Dict[str, Tensor]:
     names = {"embed.weight": model.embed.weight, "head.weight": model.head.weight,
              "norm.weight": model.norm.weight, **_head("", model.hc_head)}
     for i, layer in enumerate(model.layers):
@@ -67,11 +105,38 @@ def _describe(t: Tensor) -> str:
     return f"shape {tuple(t.shape)} {str(t.dtype).removeprefix('torch.')}"
 
 
-def load_state(model: DeepseekV4Model, tensors: Mapping[str, Tensor], strict: bool = True) -> None:
-    """Validates every tensor first, then copies them into the model. Raises CheckpointError listing
-    each missing or mismatched tensor (expected and actual shape/dtype) and, when strict, each
-    tensor the model does not use; nothing is copied then."""
-    expected = checkpoint_tensors(model)
+def _first(names: List[str], most: int = 5) -> str:
+    shown = ", ".join(f"'{n}'" for n in names[:most])
+    return shown + (f" (and {len(names) - most} more)" if len(names) > most else "")
+
+
+def detect_naming(model: DeepseekV4Model, names) -> str:
+    """"deepseek" or "vllm" from a checkpoint's tensor names. Raises CheckpointError when the names mix
+    both namings (listing the first names of the less used one) or match neither (listing the first
+    names)."""
+    names = list(names)
+    known = {naming: set(checkpoint_tensors(model, naming)) for naming in NAMINGS}
+    hits = {naming: [n for n in names if n in known[naming]] for naming in NAMINGS}
+    if hits["deepseek"] and hits["vllm"]:
+        major, minor = sorted(NAMINGS, key=lambda naming: -len(hits[naming]))
+        raise CheckpointError(f"checkpoint mixes tensor naming schemes: {len(hits[major])} {major} names and "
+                              f"{len(hits[minor])} {minor} names; first {minor} names: {_first(hits[minor])}")
+    for naming in NAMINGS:
+        if hits[naming]:
+            return naming
+    raise CheckpointError(f"checkpoint names are neither DeepSeek's nor vLLM's ({len(names)} tensors); first "
+                          f"names: {_first(names)}")
+
+
+def load_state(model: DeepseekV4Model, tensors: Mapping[str, Tensor], strict: bool = True,
+               naming: str = "auto") -> None:
+    """Validates every tensor first, then copies them into the model. `naming` is "deepseek", "vllm" or
+    "auto" (detect_naming). Raises CheckpointError listing each missing or mismatched tensor
+    (expected and actual shape/dtype) and, when strict, each tensor the model does not use; nothing
+    is copied then. Names in messages are the checkpoint's own."""
+    if naming == "auto":
+        naming = detect_naming(model, tensors)
+    expected = checkpoint_tensors(model, naming)
     problems: List[str] = []
     for name, target in expected.items():
         if name not in tensors:
@@ -91,8 +156,9 @@ def load_state(model: DeepseekV4Model, tensors: Mapping[str, Tensor], strict: bo
             target.copy_(tensors[name])
 
 
-def load_safetensors(model: DeepseekV4Model, path: str, strict: bool = True) -> None:
-    """load_state from a .safetensors file (needs the `safetensors` package)."""
+def load_safetensors(model: DeepseekV4Model, path: str, strict: bool = True, naming: str = "auto") -> None:
+    """load_state from a .safetensors file in DeepSeek's or vLLM's naming (needs the `safetensors`
+    package)."""
     from safetensors.torch import load_file
 
-    load_state(model, load_file(path), strict)
+    load_state(model, load_file(path), strict, naming)

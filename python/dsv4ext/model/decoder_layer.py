@@ -10,6 +10,7 @@ from torch import nn
 from .config import DeepseekV4Config
 from .hyper_connection import HyperConnection
 from .norm import RMSNorm
+from .streams import AuxStreams, SubLayerFactory, build_sublayer
 
 Tensor = torch.Tensor
 
@@ -17,27 +18,28 @@ Tensor = torch.Tensor
 class DecoderLayer(nn.Module):
     """Attention and FFN sub-layers, each between an mHC pre and post.
 
-    `attn(positions, h [T, D]) -> [T, D]` and `ffn(h [T, D], input_ids) -> [T, D]` are injected, as are
-    the norms (any module with `weight` [D] bf16 and `eps`). The norms are applied exactly once, fused
+    `attn(positions, h [T, D]) -> [T, D]` and `ffn(h [T, D], input_ids) -> [T, D]` come from injected
+    factories, which receive the model's shared aux streams. The norms are applied exactly once, fused
     into the pre through norm_weight; their forward is never called. The FFN post is deferred: the
     next layer (or the model, or the MTP layer) applies it, fused with its own attention pre.
     """
 
-    def __init__(self, attn: nn.Module, ffn: nn.Module, attn_norm: RMSNorm, ffn_norm: RMSNorm,
-                 hc_attn: HyperConnection, hc_ffn: HyperConnection):
+    def __init__(self, config: DeepseekV4Config, layer_index: int, make_attn: SubLayerFactory,
+                 make_ffn: SubLayerFactory, aux_streams: AuxStreams = ()):
+        """Builds attention and FFN with `make_attn(layer_index, aux_streams)` and `make_ffn(...)` (or
+        their one-argument form), fresh norms and hyper connections sized by `config`. `aux_streams` is
+        the model's shared list, kept as given (never copied, never created here). The MTP layer takes
+        the same first five arguments."""
         super().__init__()
-        self.attn = attn
-        self.ffn = ffn
-        self.attn_norm = attn_norm
-        self.ffn_norm = ffn_norm
-        self.hc_attn = hc_attn
-        self.hc_ffn = hc_ffn
-
-    @classmethod
-    def build(cls, config: DeepseekV4Config, attn: nn.Module, ffn: nn.Module) -> "DecoderLayer":
-        """A layer around `attn` and `ffn` with fresh norms and hyper connections sized by `config`."""
         d, eps = config.hidden_size, config.rms_norm_eps
-        return cls(attn, ffn, RMSNorm(d, eps), RMSNorm(d, eps), HyperConnection(config), HyperConnection(config))
+        self.layer_index = layer_index
+        self.aux_streams = aux_streams
+        self.attn = build_sublayer(make_attn, layer_index, aux_streams)
+        self.ffn = build_sublayer(make_ffn, layer_index, aux_streams)
+        self.attn_norm = RMSNorm(d, eps)
+        self.ffn_norm = RMSNorm(d, eps)
+        self.hc_attn = HyperConnection(config)
+        self.hc_ffn = HyperConnection(config)
 
     def forward(self, x: Tensor, positions: Tensor, input_ids: Tensor, post_mix: Optional[Tensor] = None,
                 res_mix: Optional[Tensor] = None,

@@ -1,8 +1,6 @@
 """DeepseekV4Model: embedding, n residual streams, decoder layers, last deferred post, hc_head, final
 norm and LM head, plus the MTP layers and their persistent input stash (shared/spec/ops.md §4.3)."""
 
-from typing import Callable
-
 import torch
 from torch import nn
 
@@ -11,32 +9,36 @@ from .decoder_layer import DecoderLayer
 from .hyper_connection import HCHead
 from .mtp import MTPLayer, MultiTokenPredictor
 from .norm import RMSNorm
+from .streams import SubLayerFactory, create_aux_streams
 
 Tensor = torch.Tensor
-# layer index -> attention or FFN module; MTP layer i gets index num_hidden_layers + i.
-SubLayerFactory = Callable[[int], nn.Module]
 
 
 class DeepseekV4Model(nn.Module):
     """The whole model on one pipeline rank, inference only (no parameter requires grad).
 
-    Shared resources (embedding, LM head) are created here once and handed to the MTP layers.
-    Checkpoint names: embed.weight, head.weight, norm.weight, hc_head_*, layers.{L}.*, mtp.{i}.*
-    (dsv4ext.model.checkpoint).
+    Shared resources are created here once and handed down: the embedding and LM head to the MTP
+    layers, and `aux_streams` (num_aux_streams CUDA streams; none without a GPU or when 0) as the
+    same list to every decoder layer, every MTP layer and, through them, to the factories:
+    `make_attn(layer_index, aux_streams)`, `make_ffn(layer_index, aux_streams)` (one-argument
+    factories `make_attn(layer_index)` are accepted too; MTP layer i gets index
+    num_hidden_layers + i). Checkpoint names: DeepSeek's or vLLM's (dsv4ext.model.checkpoint).
     """
 
-    def __init__(self, config: DeepseekV4Config, make_attn: SubLayerFactory, make_ffn: SubLayerFactory):
+    def __init__(self, config: DeepseekV4Config, make_attn: SubLayerFactory, make_ffn: SubLayerFactory,
+                 num_aux_streams: int = 3):
         super().__init__()
         d = config.hidden_size
         self.config = config
+        self.aux_streams = create_aux_streams(num_aux_streams)
         self.embed = nn.Embedding(config.vocab_size, d, dtype=torch.bfloat16)
-        self.layers = nn.ModuleList(
-            DecoderLayer.build(config, make_attn(i), make_ffn(i)) for i in range(config.num_hidden_layers))
+        self.layers = nn.ModuleList(DecoderLayer(config, i, make_attn, make_ffn, self.aux_streams)
+                                    for i in range(config.num_hidden_layers))
         self.hc_head = HCHead(config)
         self.norm = RMSNorm(d, config.rms_norm_eps)
         self.head = nn.Linear(d, config.vocab_size, bias=False, dtype=torch.bfloat16)
         mtp_ids = range(config.num_hidden_layers, config.num_hidden_layers + config.num_nextn_predict_layers)
-        mtp_layers = [MTPLayer(config, DecoderLayer.build(config, make_attn(i), make_ffn(i)), self.embed, self.head)
+        mtp_layers = [MTPLayer(config, i, make_attn, make_ffn, self.aux_streams, embed=self.embed, head=self.head)
                       for i in mtp_ids]
         self.mtp = MultiTokenPredictor(mtp_layers) if mtp_layers else None
         # Stable address for CUDA graphs: forward writes its last streams here for the MTP layers.
@@ -45,18 +47,19 @@ class DeepseekV4Model(nn.Module):
         self.requires_grad_(False)
 
     def forward(self, input_ids: Tensor, positions: Tensor) -> Tensor:
-        """input_ids, positions [T] -> final hidden states [T, D] bf16 (hc_head, then the final norm).
-        Also writes the last streams [T, n*D] into mtp_hidden_states()[:T]."""
+        """input_ids, positions [T] -> final hidden states [T, D] bf16. The last deferred post, hc_head
+        and the final norm run as one op (mhc_post_hc_head), which also writes the last streams
+        [T, n*D] into mtp_hidden_states()[:T]."""
         tokens = input_ids.shape[0]
         if tokens > self.mtp_stash.shape[0]:
             raise ValueError(f"DeepseekV4Model: {tokens} tokens exceed max_num_tokens = {self.mtp_stash.shape[0]}")
-        x = self.embed(input_ids).unsqueeze(-2).expand(-1, self.config.hc_mult, -1).contiguous()
+        n = self.config.hc_mult
+        x = self.embed(input_ids).unsqueeze(-2).expand(-1, n, -1).contiguous()
         residual = post_mix = res_mix = None
         for layer in self.layers:
             x, residual, post_mix, res_mix = layer(x, positions, input_ids, post_mix, res_mix, residual)
-        streams = self.layers[-1].hc_ffn.post(x, residual, post_mix, res_mix)
-        self.mtp_stash[:tokens].copy_(streams.flatten(-2))
-        return self.norm(self.hc_head(streams))
+        stash = self.mtp_stash[:tokens].unflatten(-1, (n, -1))
+        return self.hc_head.post_head(x, residual, post_mix, res_mix, self.norm, streams_out=stash)
 
     def compute_logits(self, hidden_states: Tensor) -> Tensor:
         """Final hidden states [T, D] -> fp32 logits [T, vocab]."""

@@ -68,3 +68,13 @@ class HCHead(nn.Module):
 
     def forward(self, hidden_states: Tensor) -> Tensor:
         return ops.hc_head(hidden_states, self.fn, self.scale, self.base, self.rms_eps, self.hc_eps)
+
+    def post_head(self, x: Tensor, residual: Tensor, post_mix: Tensor, comb_mix: Tensor,
+                  norm: Optional[nn.Module] = None, streams_out: Optional[Tensor] = None) -> Tensor:
+        """The final seam in one op (spec §4.6): the last sub-layer's deferred post (x [T, D], residual,
+        post_mix, comb_mix are its), this head on the bf16 streams it stores, then `norm` (a module with
+        `weight` [D] bf16 and `eps`; its forward is not called) on the bf16 head output: [T, D] bf16.
+        streams_out [T, n, D] bf16, when given, receives the streams (the MTP stash)."""
+        weight, eps = (None, 1e-6) if norm is None else (norm.weight, norm.eps)
+        return ops.mhc_post_hc_head(x, residual, post_mix, comb_mix, self.fn, self.scale, self.base, self.rms_eps,
+                                    self.hc_eps, weight, eps, streams_out)

@@ -56,3 +56,19 @@ def hc_head(hidden_states: Tensor, fn: Tensor, hc_scale: Tensor, hc_base: Tensor
     """Collapse the n streams before the final norm: hidden_states [..., n, D] bf16, fn [n, n*D],
     hc_scale [1], hc_base [n] fp32. Returns [..., D] bf16."""
     return torch.ops.dsv4ext.hc_head(hidden_states, fn, hc_scale, hc_base, rms_eps, hc_eps)
+
+
+def mhc_post_hc_head(x: Tensor, residual: Tensor, post_layer_mix: Tensor, comb_res_mix: Tensor, fn: Tensor,
+                     hc_scale: Tensor, hc_base: Tensor, rms_eps: float = 1e-6, hc_eps: float = 1e-6,
+                     norm_weight: Optional[Tensor] = None, norm_eps: float = 1e-6,
+                     streams_out: Optional[Tensor] = None) -> Tensor:
+    """The model's final seam in one pass: mhc_post, then hc_head on the bf16 streams it stores, then
+    the optional final RMSNorm on the bf16 head output (spec §4.6); equal to the three ops composed.
+
+    x, residual, post_layer_mix, comb_res_mix as ``mhc_post``; fn [n, n*D], hc_scale [1], hc_base [n]
+    fp32 as ``hc_head``; norm_weight [D] bf16 (the final norm). streams_out [..., n, D] bf16, when
+    given, receives the new streams (the MTP stash), bitwise ``mhc_post``'s output; it must not
+    overlap x or residual. Returns [..., D] bf16.
+    """
+    return torch.ops.dsv4ext.mhc_post_hc_head(x, residual, post_layer_mix, comb_res_mix, fn, hc_scale, hc_base,
+                                              rms_eps, hc_eps, norm_weight, norm_eps, streams_out)
