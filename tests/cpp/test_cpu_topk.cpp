@@ -171,12 +171,7 @@ TEST(CpuTopK, DecodeWindows) {
 }
 
 TEST(CpuTopK, ZeroRowsWritesNothing) {
-  Case c;
-  c.width = c.row_stride = 8;
-  c.k = 4;
-  c.logits.assign(8, 1.0f);
-  c.starts = {0};
-  c.ends = {8};
+  const Case c{test::zero_rows_case()};
   std::vector<int32_t> buffer(8, kSentinel);
   cpu::top_k_per_row(c.params(buffer.data(), 4, true), kSerial);
   EXPECT_EQ(buffer, std::vector<int32_t>(8, kSentinel));

@@ -137,6 +137,17 @@ inline TopkCase strided_case(TopkCase* dense) {
   return c;
 }
 
+// No rows (an 8-wide row's inputs, rows = 0): nothing may be written.
+inline TopkCase zero_rows_case() {
+  TopkCase c;
+  c.width = c.row_stride = 8;
+  c.k = 4;
+  c.logits.assign(8, 1.0f);
+  c.starts = {0};
+  c.ends = {8};
+  return c;
+}
+
 // Decode: 6 sequences of next_n rows of 700, seq_lens [B] (causal within next_n) or [B, next_n].
 inline TopkCase decode_case(int next_n, bool two_d) {
   TopkCase c;

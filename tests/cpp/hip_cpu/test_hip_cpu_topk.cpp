@@ -98,12 +98,7 @@ TEST_P(HipCpuTopK, MoreRowsThanTheGrid) {
 }
 
 TEST_P(HipCpuTopK, ZeroRowsWritesNothing) {
-  TopkCase c;
-  c.width = c.row_stride = 8;
-  c.k = 4;
-  c.logits.assign(8, 1.0f);
-  c.starts = {0};
-  c.ends = {8};
+  const TopkCase c = zero_rows_case();
   Guarded<int32_t> got(0);
   ASSERT_EQ(GetParam().top_k_per_row(c.params(got.ptr(), c.k, true), nullptr), 0);
   ASSERT_EQ(hip_cpu::synchronize(), 0);
