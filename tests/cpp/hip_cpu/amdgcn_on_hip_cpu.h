@@ -65,6 +65,17 @@ auto wave_exchange(uint32_t v, Read read) {
   return read(s.value);
 }
 
+// s_barrier on HIP-CPU's barrier, which hands control to the next fiber around the workgroup, so
+// work-item t resumes before t + 1 does: at that point t + 1 must wait at this same barrier. One
+// that reaches fewer or more barriers (a barrier under divergent control) aborts.
+inline void s_barrier() {
+  thread_local uint64_t passed[kMaxThreads];
+  const uint32_t t = threadIdx.x;
+  const uint64_t mine = ++passed[t];
+  __syncthreads();
+  if (t + 1 < blockDim.x && passed[t + 1] != mine) fail("work-items of a workgroup reach different barriers");
+}
+
 inline uint32_t from_lane(uint32_t v, int src) {
   return wave_exchange(v, [src](const uint32_t* all) { return all[src]; });
 }
@@ -136,7 +147,7 @@ T readfirstlane(T v) {
 #define __builtin_amdgcn_workitem_id_x() threadIdx.x
 #define __builtin_amdgcn_workgroup_id_x() blockIdx.x
 #define __builtin_amdgcn_grid_size_x() (gridDim.x * blockDim.x)
-#define __builtin_amdgcn_s_barrier() __syncthreads()
+#define __builtin_amdgcn_s_barrier ::dsv4::hip_cpu::s_barrier
 // A workgroup runs on one OS thread, so a fence orders nothing more than program order does.
 #define __builtin_amdgcn_fence(order, scope) std::atomic_thread_fence(std::memory_order_seq_cst)
 #define __builtin_amdgcn_update_dpp ::dsv4::hip_cpu::update_dpp
