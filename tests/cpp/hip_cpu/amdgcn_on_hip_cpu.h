@@ -43,26 +43,27 @@ inline void wave_step() {
   Fiber::yield(Tile::fibers()[f % kWave == kWave - 1 ? f - (kWave - 1) : f + 1]);
 }
 
-// Every lane of the wave posts a 32-bit value; returns read(values) once all 64 are posted. Two
-// slot sets, alternating per exchange: a lane posts exchange k + 2 only after every lane has
-// posted k + 1, so after reading k.
-template <class Read>
-auto wave_exchange(uint32_t v, Read read) {
-  struct Slots {
-    uint32_t value[kWave];
-    uint64_t op[kWave];  // the poster's exchange count
-  };
-  thread_local Slots slots[kMaxThreads / kWave][2];
+// The 32-bit values one exchange of a wave posts, one per lane, and each poster's exchange count.
+struct WaveSlots {
+  uint32_t value[kWave];
+  uint64_t op[kWave];
+};
+
+// Posts the calling lane's value and returns, once all 64 lanes of its wave have posted theirs,
+// the slots holding them. Two slot sets per wave, alternating per exchange: a lane posts exchange
+// k + 2 only after every lane has posted k + 1, so after it has read k.
+inline const WaveSlots& post_and_wait(uint32_t v) {
+  thread_local WaveSlots slots[kMaxThreads / kWave][2];
   thread_local uint64_t ops[kMaxThreads];
   const int t = int(threadIdx.x), l = t % kWave;
   const uint64_t op = ++ops[t];
-  Slots& s = slots[t / kWave][op & 1];
+  WaveSlots& s = slots[t / kWave][op & 1];
   s.value[l] = v;
   s.op[l] = op;
   wave_step();
   for (int i = 0; i < kWave; ++i)
     if (s.op[i] != op) fail("a cross-lane op is reached by some lanes of the wave only");
-  return read(s.value);
+  return s;
 }
 
 // s_barrier on HIP-CPU's barrier, which hands control to the next fiber around the workgroup, so
@@ -76,9 +77,7 @@ inline void s_barrier() {
   if (t + 1 < blockDim.x && passed[t + 1] != mine) fail("work-items of a workgroup reach different barriers");
 }
 
-inline uint32_t from_lane(uint32_t v, int src) {
-  return wave_exchange(v, [src](const uint32_t* all) { return all[src]; });
-}
+inline uint32_t from_lane(uint32_t v, int src) { return post_and_wait(v).value[src]; }
 
 // v_mov_b32_dpp as LLVM's update_dpp: lanes outside row_mask / bank_mask keep `old`; the others
 // read the lane the control word names, or get `old` (bound_ctrl off) where it names none.
@@ -118,11 +117,10 @@ inline int ds_bpermute(int addr, int src) { return int(from_lane(uint32_t(src), 
 inline int readlane(int v, int src) { return int(from_lane(uint32_t(v), src)); }
 
 inline uint64_t ballot_w64(bool pred) {
-  return wave_exchange(uint32_t(pred), [](const uint32_t* all) {
-    uint64_t m = 0;
-    for (int i = 0; i < kWave; ++i) m |= uint64_t(all[i] != 0) << i;
-    return m;
-  });
+  const WaveSlots& s = post_and_wait(uint32_t(pred));
+  uint64_t m = 0;
+  for (int i = 0; i < kWave; ++i) m |= uint64_t(s.value[i]) << i;
+  return m;
 }
 
 // v_mbcnt_lo / hi: acc + the set bits of the low / high half of the mask below this lane.
