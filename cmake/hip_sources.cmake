@@ -2,16 +2,8 @@
 # (default gfx942;gfx950). The kernels are written for -nogpulib (ids and barriers from
 # __builtin_amdgcn_*, no ockl/ocml), so no ROCm device libraries are needed; CI compiles and
 # ISA-checks the same sources with the same flags (scripts/hip_isa_check.py).
-add_library(dsv4ext_hip STATIC
-  csrc/hip/device_info.hip
-  csrc/hip/hc_head.hip
-  csrc/hip/mhc_fused_post_pre.hip
-  csrc/hip/mhc_post.hip
-  csrc/hip/mhc_post_hc_head.hip
-  csrc/hip/mhc_pre.hip
-  csrc/hip/ragged_pack.hip
-  csrc/hip/sinkhorn.hip
-  csrc/hip/topk.hip)
+include(cmake/hip_kernel_sources.cmake)
+add_library(dsv4ext_hip STATIC csrc/hip/device_info.hip ${DSV4EXT_HIP_KERNEL_SOURCES})
 set_target_properties(dsv4ext_hip PROPERTIES HIP_ARCHITECTURES "${DSV4EXT_HIP_ARCHS}"
                                              HIP_STANDARD 17 HIP_STANDARD_REQUIRED ON)
 target_compile_options(dsv4ext_hip PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-O3 -nogpulib>)

@@ -10,8 +10,8 @@ from dsv4ext import ops
 def main():
     dev = "cuda"
     gen = torch.Generator().manual_seed(0)
-    # n = 4 with D % 256 == 0 takes the cluster fast path: T = 300 streams fn from L2 at D = 4096
-    # (more clusters resident) and stages it in shared memory at D = 7168.
+    # n = 4 with D % 256 == 0 takes the pipelined fast path: T = 300 has one tile per cluster at
+    # D = 4096 (fn from L2) and several at D = 7168 (fn staged).
     for n, hidden, tokens in [(4, 512, 19), (4, 4096, 300), (4, 7168, 300), (4, 64, 19), (3, 65, 5), (8, 24, 3),
                               (1, 7, 2), (4, 256, 0)]:
         m3 = n * (n + 2)

@@ -207,12 +207,12 @@ __device__ __forceinline__ void apply_post(const MhcFusedParams& p, int64_t tile
         const float pj = __ldg(post + j);
         float acc[8];
 #pragma unroll
-        for (int e = 0; e < 8; ++e) acc[e] = pj * f32_of(in.x[h], e);
+        for (int e = 0; e < 8; ++e) acc[e] = __fmul_rn(pj, f32_of(in.x[h], e));
 #pragma unroll
         for (int i = 0; i < kN; ++i) {
           const float cij = __ldg(comb + i * kN + j);
 #pragma unroll
-          for (int e = 0; e < 8; ++e) acc[e] += cij * f32_of(in.r[h][i], e);
+          for (int e = 0; e < 8; ++e) acc[e] = __fmaf_rn(cij, f32_of(in.r[h][i], e), acc[e]);
         }
         Bf16x8 packed;
 #pragma unroll
@@ -517,7 +517,8 @@ __global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedPa
   const int64_t cluster_id = blockIdx.x / csize, clusters = gridDim.x / csize;
   const int ntiles = cluster_id < tiles ? int((tiles - cluster_id + clusters - 1) / clusters) : 0;
   if (warp < workers)
-    worker_loop<M, kNorm, kStaged, kWarps == kFewWarps>(p, sh, fn_s, csize, rank, workers, cluster_id, clusters, ntiles);
+    worker_loop<M, kNorm, kStaged, kWarps == kFewWarps>(p, sh, fn_s, csize, rank, workers, cluster_id, clusters,
+                                                        ntiles);
   else
     owner_loop<M, kNorm>(p, sh, csize, rank, warp - workers, owners, cluster_id, clusters, ntiles);
   cluster.sync();  // no CTA leaves while its shared memory may still be written
@@ -575,8 +576,10 @@ int launch_variant(const MhcFusedParams& p, int csize, cudaStream_t stream) {
   // prologue reading the same bytes); staged in shared memory when clusters run several tiles,
   // where it saves re-reading fn (3x the residual's bytes) from L2 for every tile.
   using Sh = Shared<M, kNorm>;
-  const auto streamed = few ? mhc_pipeline_kernel<M, kNorm, false, kFewWarps> : mhc_pipeline_kernel<M, kNorm, false, kMaxWarps>;
-  const auto staged = few ? mhc_pipeline_kernel<M, kNorm, true, kFewWarps> : mhc_pipeline_kernel<M, kNorm, true, kMaxWarps>;
+  const auto streamed =
+      few ? mhc_pipeline_kernel<M, kNorm, false, kFewWarps> : mhc_pipeline_kernel<M, kNorm, false, kMaxWarps>;
+  const auto staged =
+      few ? mhc_pipeline_kernel<M, kNorm, true, kFewWarps> : mhc_pipeline_kernel<M, kNorm, true, kMaxWarps>;
   const int64_t resident = max_clusters(streamed, false, sizeof(Sh));
   if (tiles > resident) {
     const size_t staged_smem = sizeof(Sh) + fn_bytes;

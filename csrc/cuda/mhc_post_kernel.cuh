@@ -1,6 +1,8 @@
 // mhc_post on CUDA: elementwise over (token, 8 consecutive d). Each item reads x and the n source
 // streams once and writes the n destination streams: out[j] = post[j] * x + sum_i comb[i, j] * R[i]
-// (comb applied transposed, §3.6). Also the post half of the general fused op.
+// (comb applied transposed, §3.6). Also the post half of the general fused op. The product and the FMA
+// chain are explicit intrinsics so that no contraction choice of the compiler can differ from the
+// other kernels that recompute the same streams (the fused pipeline, mhc_post_hc_head): bitwise equal.
 #pragma once
 
 #include "../common/op_params.h"
@@ -34,7 +36,7 @@ __global__ void __launch_bounds__(kPostThreads) mhc_post_kernel(MhcPostParams p)
     for (int j = 0; j < N; ++j) {
       const float pj = __ldg(post + j);
 #pragma unroll
-      for (int e = 0; e < kW; ++e) acc[j][e] = pj * xv[e];
+      for (int e = 0; e < kW; ++e) acc[j][e] = __fmul_rn(pj, xv[e]);
     }
 #pragma unroll
     for (int i = 0; i < N; ++i) {
@@ -48,7 +50,7 @@ __global__ void __launch_bounds__(kPostThreads) mhc_post_kernel(MhcPostParams p)
       for (int j = 0; j < N; ++j) {
         const float c = __ldg(comb + i * N + j);
 #pragma unroll
-        for (int e = 0; e < kW; ++e) acc[j][e] += c * rv[e];
+        for (int e = 0; e < kW; ++e) acc[j][e] = __fmaf_rn(c, rv[e], acc[j][e]);
       }
     }
     bf16* out = p.out + t * N * hidden + d;

@@ -11,7 +11,9 @@
 // every device pass. A kernel's body is guarded by `if constexpr (Arch::kThisTarget)`: it is
 // emitted only in the device pass of its own target; elsewhere (the other target, the host pass)
 // the kernel is an empty `s_endpgm` stub that is never launched. Each code object so holds one set
-// of real kernels, tuned for its own LDS size and CU count.
+// of real kernels, tuned for its own LDS size and CU count. The host test build on the HIP CPU
+// runtime (__HIP_CPU_RT__, tests/cpp/hip_cpu) runs both archs' bodies; for it, launches are
+// spelled hipLaunchKernelGGL (in ROCm's headers the same <<<>>>), as host C++ has no <<<>>>.
 #pragma once
 
 #include <hip/hip_runtime.h>
@@ -32,7 +34,7 @@ static_assert(Wave::kWidth == kWave, "CDNA runs 64-lane wavefronts");
 struct Gfx942 {
   static constexpr int kLdsBytes = 64 * 1024;
   static constexpr int kCus = 304;
-#if defined(__gfx942__)
+#if defined(__gfx942__) || defined(__HIP_CPU_RT__)
   static constexpr bool kThisTarget = true;
 #else
   static constexpr bool kThisTarget = false;
@@ -43,12 +45,19 @@ struct Gfx942 {
 struct Gfx950 {
   static constexpr int kLdsBytes = 160 * 1024;
   static constexpr int kCus = 256;
-#if defined(__gfx950__)
+#if defined(__gfx950__) || defined(__HIP_CPU_RT__)
   static constexpr bool kThisTarget = true;
 #else
   static constexpr bool kThisTarget = false;
 #endif
 };
+
+// The inline-asm constraint of a value kept in a VGPR; any register in the host test build.
+#if defined(__HIP_CPU_RT__)
+#define DSV4_VGPR "r"
+#else
+#define DSV4_VGPR "v"
+#endif
 
 __device__ __forceinline__ int thread_id() { return int(__builtin_amdgcn_workitem_id_x()); }
 __device__ __forceinline__ int64_t block_id() { return int64_t(__builtin_amdgcn_workgroup_id_x()); }

@@ -126,9 +126,9 @@ template <int kW>
 __device__ __forceinline__ Chunk<kW> opaque(Chunk<kW> c) {
   if constexpr (kW == 8) {
 #pragma unroll
-    for (int k = 0; k < 4; ++k) asm("" : "+v"(c.w[k]));
+    for (int k = 0; k < 4; ++k) asm("" : "+" DSV4_VGPR(c.w[k]));
   } else {
-    asm("" : "+v"(c.bits));
+    asm("" : "+" DSV4_VGPR(c.bits));
   }
   return c;
 }
@@ -234,9 +234,9 @@ int launch_mhc_post(const MhcPostParams& p, hipStream_t stream) {
     // One resident round of 4-wave workgroups: the grid-stride split never waits for a second.
     const unsigned grid = grid_for<Arch>(items, kPostThreads / kWave, kPostWavesPerSimd<N>);
     if (vec) {
-      mhc_post_kernel<Arch, N, true><<<grid, kPostThreads, 0, stream>>>(p);
+      hipLaunchKernelGGL((mhc_post_kernel<Arch, N, true>), grid, kPostThreads, 0, stream, p);
     } else {
-      mhc_post_kernel<Arch, N, false><<<grid, kPostThreads, 0, stream>>>(p);
+      hipLaunchKernelGGL((mhc_post_kernel<Arch, N, false>), grid, kPostThreads, 0, stream, p);
     }
     return int(hipGetLastError());
   });

@@ -26,6 +26,17 @@
 // written by lane 0 of each wave into that wave's slot and each total by thread m alone; post_mix,
 // comb_mix and the weights of token tt by thread tt alone (tt < kTokens <= 8, all in wave 0); a
 // chunk of layer_input or residual_out by the one thread owning that chunk.
+//
+// Reloads without a barrier (passes 1 and 2 of the fused op read residual_out from pass 0, pass 3
+// reads layer_input from pass 2) are safe without a fence: every reload is of an address the same
+// work-item stored before (same chunk c0 + tid, same lane offset), never another lane's. In one
+// thread a load sequenced after a store to the same location returns that store (LLVM LangRef,
+// "Memory Model for Concurrent Operations": a non-atomic load sees the store that happens-before
+// it, and sequenced-before is happens-before), and AMDGPUUsage's "Memory Model GFX942" maps
+// non-atomic global loads and stores to plain instructions with no wait or cache maintenance: a
+// work-item's own accesses need none. Fences and barriers order accesses of different work-items
+// only. The HIP-CPU tests run a work-item's pass 0 and pass 1 before the next work-item starts, over
+// a NaN-preset residual_out, so a reload of another thread's chunk would show there.
 #pragma once
 
 #include "mhc_post_kernel.h"
@@ -263,9 +274,9 @@ int launch_mhc_pre(const MhcFusedParams& fp, hipStream_t stream) {
     // (Sinkhorn, one lane per token) hides behind the other workgroups' streaming.
     const unsigned grid = grid_for<Arch>(tiles, 1, PreTile<Arch, N, M>::kWavesPerSimd);
     if (vec) {
-      mhc_pre_kernel<Arch, N, M, true><<<grid, kPreThreads, 0, stream>>>(fp);
+      hipLaunchKernelGGL((mhc_pre_kernel<Arch, N, M, true>), grid, kPreThreads, 0, stream, fp);
     } else {
-      mhc_pre_kernel<Arch, N, M, false><<<grid, kPreThreads, 0, stream>>>(fp);
+      hipLaunchKernelGGL((mhc_pre_kernel<Arch, N, M, false>), grid, kPreThreads, 0, stream, fp);
     }
     return int(hipGetLastError());
   });

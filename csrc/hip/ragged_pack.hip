@@ -70,8 +70,8 @@ __global__ void __launch_bounds__(kThreads) ragged_pack_kernel(RaggedPackParams 
 template <class Arch>
 int launch_ragged_pack(const RaggedPackParams& p, void* stream) {
   const int64_t blocks = (p.rows + kRowsPerBlock - 1) / kRowsPerBlock;
-  ragged_pack_kernel<Arch><<<unsigned(blocks > 0 ? blocks : 1), kThreads, 0,
-                             static_cast<hipStream_t>(stream)>>>(p);
+  hipLaunchKernelGGL(ragged_pack_kernel<Arch>, unsigned(blocks > 0 ? blocks : 1), kThreads, 0,
+                     static_cast<hipStream_t>(stream), p);
   return int(hipGetLastError());
 }
 

@@ -30,8 +30,8 @@ int launch_sinkhorn(const SinkhornParams& p, void* stream) {
   if (p.batch == 0) return 0;
   return dispatch_hc_mult(p.n, [&](auto n) {
     // 8 workgroups of 4 waves per CU: enough waves to hide the dependent exp/div latency.
-    sinkhorn_kernel<Arch, decltype(n)::value><<<grid_for<Arch>(p.batch, kThreads, 8), kThreads, 0,
-                                                static_cast<hipStream_t>(stream)>>>(p);
+    hipLaunchKernelGGL((sinkhorn_kernel<Arch, decltype(n)::value>), grid_for<Arch>(p.batch, kThreads, 8),
+                       kThreads, 0, static_cast<hipStream_t>(stream), p);
     return int(hipGetLastError());
   });
 }

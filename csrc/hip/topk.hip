@@ -217,7 +217,7 @@ int launch_topk(const TopKParams& p, void* stream) {
   // One workgroup per row: its LDS use leaves one resident per CU, and queued workgroups balance
   // rows of uneven length; the cap bounds the grid, the row loop covers the rest.
   const unsigned grid = grid_for<Arch>(p.rows, 1, 64);
-  topk_kernel<Arch><<<grid, kThreads, 0, static_cast<hipStream_t>(stream)>>>(p);
+  hipLaunchKernelGGL(topk_kernel<Arch>, grid, kThreads, 0, static_cast<hipStream_t>(stream), p);
   return int(hipGetLastError());
 }
 

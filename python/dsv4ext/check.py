@@ -111,7 +111,7 @@ def _check_mhc_case(device: str, gen, n: int, hidden: int) -> List[Result]:
                                streams_out=stash)
     exact, _ = reference.mhc_post_hc_head(x.cpu(), residual.cpu(), post.cpu(), comb.cpu(), head_fn.cpu(),
                                           head_scale.cpu(), head_base.cpu(), 1e-6, 1e-6, w.cpu(), 1e-6, exact=True)
-    results.append(Result("mhc_post_hc_head", device, case, _ulp_error(got, exact), 2.0, "ulp (out, +norm)"))
+    results.append(Result("mhc_post_hc_head", device, case, ulp_error(got, exact), 2.0, "ulp (out, +norm)"))
     unfused = ops.mhc_post(x, residual, post, comb)
     results.append(Result("mhc_post_hc_head", device, case, float((stash != unfused).sum()), 0,
                           "stash elements != mhc_post"))

@@ -1,6 +1,6 @@
 // The CUDA launchers against the CPU launchers, torch-free: device buffers from cudaMalloc, the
 // default stream. Skipped when no CUDA device is present (CI); run on the GPU machine by
-// scripts/gpu_check.sh. Both the cluster fast path (n = 4, D % 256 == 0) and the general kernels.
+// scripts/gpu_check.sh. Both the pipelined fast path (n = 4, D % 256 == 0) and the general kernels.
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
@@ -12,6 +12,7 @@
 #include "cpu/cpu_ops.h"
 #include "cpu/mhc_token.h"
 #include "cuda/cuda_ops.h"
+#include "launcher_compare.h"
 #include "test_util.h"
 
 namespace dsv4::test {
@@ -41,29 +42,6 @@ struct DeviceBuffer {
     return out;
   }
 };
-
-// |a - b| within `ulps` bf16 ulps of the larger magnitude plus the fp32 accumulation error of the
-// weighted sums (relative to the output's largest magnitude): both backends are within 1 ulp of
-// the exact value up to that error, which dominates where the streams cancel.
-void expect_bf16_near(const std::vector<bf16>& a, const std::vector<bf16>& b, float ulps) {
-  ASSERT_EQ(a.size(), b.size());
-  float scale = 0.0f;
-  for (const bf16& v : b) scale = std::max(scale, std::fabs(to_float(v)));
-  for (size_t i = 0; i < a.size(); ++i) {
-    const float x = to_float(a[i]), y = to_float(b[i]);
-    const float mag = std::max(std::fabs(x), std::fabs(y));
-    ASSERT_LE(std::fabs(x - y), ulps * std::ldexp(1.0f, std::ilogb(std::max(mag, 1e-30f)) - 7) + 1e-5f * scale)
-        << "element " << i << ": " << x << " vs " << y;
-  }
-}
-
-// fp32 mixes: each backend is within 1e-5 relative plus 1e-6 absolute of float64 (pytest checks
-// that), so they differ by at most twice that.
-void expect_float_near(const std::vector<float>& a, const std::vector<float>& b, float rtol) {
-  ASSERT_EQ(a.size(), b.size());
-  for (size_t i = 0; i < a.size(); ++i)
-    ASSERT_NEAR(a[i], b[i], rtol * std::fabs(b[i]) + 2e-6f) << "element " << i;
-}
 
 struct MhcCase {
   int n;

@@ -74,7 +74,7 @@ class Reference64:
 
 
 def rel_errors(got, want):
-    err = (got.double() - want).cpu()
+    err = got.double().cpu() - want.cpu()
     want = want.cpu()
     return (err.abs().max() / want.abs().max()).item(), (err.norm() / want.norm()).item()
 
