@@ -1,4 +1,4 @@
-// Fused post+pre: the cluster fast path (n = 4) computes the post in registers, stores the bf16
+// Fused post+pre: the pipelined fast path (n = 4) computes the post in registers, stores the bf16
 // residual and projects those rounded values without reading them back; otherwise the post kernel
 // stores the residual and the pre kernel reads it (§3.7's semantics either way).
 #include "cuda_ops.h"

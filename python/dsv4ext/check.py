@@ -68,7 +68,7 @@ SCALARS = (1e-6, 1e-6, 1e-6, 2.0, 20)
 
 
 def _check_mhc(device: str, gen) -> List[Result]:
-    # n = 4 with D % 256 == 0 takes the CUDA cluster fast path; n = 3 with odd D the general kernels.
+    # n = 4 with D % 256 == 0 takes the CUDA pipelined fast path; n = 3 with odd D the general kernels.
     return [r for n, hidden in ((4, 4096), (3, 1029)) for r in _check_mhc_case(device, gen, n, hidden)]
 
 
