@@ -6,6 +6,7 @@ add_library(dsv4ext_cuda STATIC
   csrc/cuda/mhc_post.cu
   csrc/cuda/mhc_post_hc_head.cu
   csrc/cuda/mhc_pre.cu
+  csrc/cuda/mhc_pre_delayed.cu
   csrc/cuda/ragged_pack.cu
   csrc/cuda/sinkhorn.cu
   csrc/cuda/topk.cu)

@@ -39,6 +39,8 @@ struct Variants {
 };
 
 const Variants<MhcPreParams> kMhcPre{&cpu::mhc_pre, DSV4_SM90(mhc_pre) DSV4_CDNA(mhc_pre)};
+const Variants<MhcPreDelayedParams> kMhcPreDelayed{&cpu::mhc_pre_delayed, DSV4_SM90(mhc_pre_delayed)
+                                                       DSV4_CDNA(mhc_pre_delayed)};
 const Variants<MhcPostParams> kMhcPost{&cpu::mhc_post, DSV4_SM90(mhc_post) DSV4_CDNA(mhc_post)};
 const Variants<MhcFusedParams> kMhcFused{&cpu::mhc_fused_post_pre, DSV4_SM90(mhc_fused_post_pre)
                                              DSV4_CDNA(mhc_fused_post_pre)};
@@ -109,6 +111,9 @@ void run(const Variants<P>& v, const ArgCheck& check, const Tensor& on, const P&
 }  // namespace
 
 void launch_mhc_pre(const ArgCheck& c, const Tensor& on, const MhcPreParams& p) { run(kMhcPre, c, on, p); }
+void launch_mhc_pre_delayed(const ArgCheck& c, const Tensor& on, const MhcPreDelayedParams& p) {
+  run(kMhcPreDelayed, c, on, p);
+}
 void launch_mhc_post(const ArgCheck& c, const Tensor& on, const MhcPostParams& p) { run(kMhcPost, c, on, p); }
 void launch_mhc_fused_post_pre(const ArgCheck& c, const Tensor& on, const MhcFusedParams& p) {
   run(kMhcFused, c, on, p);

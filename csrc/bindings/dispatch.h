@@ -9,6 +9,7 @@
 namespace dsv4::binding {
 
 void launch_mhc_pre(const ArgCheck& check, const Tensor& on, const MhcPreParams& p);
+void launch_mhc_pre_delayed(const ArgCheck& check, const Tensor& on, const MhcPreDelayedParams& p);
 void launch_mhc_post(const ArgCheck& check, const Tensor& on, const MhcPostParams& p);
 void launch_mhc_fused_post_pre(const ArgCheck& check, const Tensor& on, const MhcFusedParams& p);
 void launch_hc_head(const ArgCheck& check, const Tensor& on, const MhcPreParams& p);

@@ -96,14 +96,14 @@ bool overlaps(const Tensor& a, const Tensor& b) {
   return na > 0 && nb > 0 && pa < pb + nb && pb < pa + na;
 }
 
-// fn / hc_scale / hc_base / norm_weight / scalars of one sub-layer's pre, into `p`.
+// fn [M3, fn_width] / hc_scale / hc_base / norm_weight / scalars of one sub-layer's pre, into `p`.
 void fill_pre(const ArgCheck& c, const StreamShape& s, const Tensor& residual, const char* residual_name,
-              const Tensor& fn, const Tensor& hc_scale, const Tensor& hc_base, double rms_eps,
-              double hc_pre_eps, double hc_sinkhorn_eps, double hc_post_mult_value,
+              int64_t fn_width, const Tensor& fn, const Tensor& hc_scale, const Tensor& hc_base,
+              double rms_eps, double hc_pre_eps, double hc_sinkhorn_eps, double hc_post_mult_value,
               int64_t sinkhorn_repeat, const std::optional<Tensor>& norm_weight, double norm_eps,
               MhcPreParams& p) {
   const int64_t m3 = mhc_mix_rows(s.n);
-  check_fp32(c, fn, "fn", {m3, s.n * s.hidden}, residual, residual_name);
+  check_fp32(c, fn, "fn", {m3, fn_width}, residual, residual_name);
   check_fp32(c, hc_scale, "hc_scale", {3}, residual, residual_name);
   check_fp32(c, hc_base, "hc_base", {m3}, residual, residual_name);
   c.non_negative(rms_eps, "rms_eps");
@@ -164,12 +164,42 @@ std::tuple<Tensor, Tensor, Tensor> mhc_pre(Tensor residual, Tensor fn, Tensor hc
   const ArgCheck c("mhc_pre");
   const StreamShape s = check_streams(c, residual, "residual");
   MhcPreParams p{};
-  fill_pre(c, s, residual, "residual", fn, hc_scale, hc_base, rms_eps, hc_pre_eps, hc_sinkhorn_eps,
+  fill_pre(c, s, residual, "residual", s.n * s.hidden, fn, hc_scale, hc_base, rms_eps, hc_pre_eps, hc_sinkhorn_eps,
            hc_post_mult_value, sinkhorn_repeat, norm_weight, norm_eps, p);
   p.residual = static_cast<const bf16*>(residual.const_data_ptr());
   auto outs = new_pre_outputs(s, residual, p);
   if (s.tokens > 0) launch_mhc_pre(c, residual, p);
   return outs;
+}
+
+std::tuple<Tensor, Tensor, Tensor, Tensor> mhc_pre_delayed(
+    Tensor residual, Tensor fn, Tensor hc_scale, Tensor hc_base, double rms_eps, double hc_pre_eps,
+    double hc_sinkhorn_eps, double hc_post_mult_value, int64_t sinkhorn_repeat, std::optional<Tensor> pre_mix,
+    std::optional<Tensor> x, std::optional<Tensor> norm_weight, double norm_eps) {
+  const ArgCheck c("mhc_pre_delayed");
+  const StreamShape s = check_streams(c, residual, "residual");
+  MhcPreDelayedParams p{};
+  // The broadcast entry projects x alone, so fn has width D there.
+  fill_pre(c, s, residual, "residual", x.has_value() ? s.hidden : s.n * s.hidden, fn, hc_scale, hc_base,
+           rms_eps, hc_pre_eps, hc_sinkhorn_eps, hc_post_mult_value, sinkhorn_repeat, norm_weight, norm_eps,
+           p.pre);
+  p.pre.residual = static_cast<const bf16*>(residual.const_data_ptr());
+  if (x.has_value()) {
+    c.same_device(*x, "x", residual, "residual");
+    c.dtype(*x, "x", ScalarType::BFloat16);
+    c.shape(*x, "x", s.with({s.hidden}));
+    c.contiguous(*x, "x");
+    p.x = static_cast<const bf16*>(x->const_data_ptr());
+  }
+  if (pre_mix.has_value()) {
+    check_fp32(c, *pre_mix, "pre_mix", s.with({s.n}), residual, "residual");
+    p.pre_mix = static_cast<const float*>(pre_mix->const_data_ptr());
+  }
+  auto [post, comb, layer_input] = new_pre_outputs(s, residual, p.pre);
+  Tensor new_pre = torch::stable::new_empty(residual, s.with({s.n}), ScalarType::Float);
+  p.new_pre = static_cast<float*>(new_pre.mutable_data_ptr());
+  if (s.tokens > 0) launch_mhc_pre_delayed(c, residual, p);
+  return {post, comb, layer_input, new_pre};
 }
 
 Tensor mhc_post(Tensor x, Tensor residual, Tensor post_layer_mix, Tensor comb_res_mix) {
@@ -191,7 +221,7 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> mhc_fused_post_pre(
   const StreamShape s = check_streams(c, residual, "residual");
   MhcFusedParams p{};
   fill_post(c, s, residual, x, post_layer_mix, comb_res_mix, p.post);
-  fill_pre(c, s, residual, "residual", fn, hc_scale, hc_base, rms_eps, hc_pre_eps, hc_sinkhorn_eps,
+  fill_pre(c, s, residual, "residual", s.n * s.hidden, fn, hc_scale, hc_base, rms_eps, hc_pre_eps, hc_sinkhorn_eps,
            hc_post_mult_value, sinkhorn_repeat, norm_weight, norm_eps, p.pre);
   Tensor residual_out = torch::stable::new_empty(residual, residual.sizes());
   p.post.out = static_cast<bf16*>(residual_out.mutable_data_ptr());

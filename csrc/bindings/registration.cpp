@@ -10,6 +10,10 @@ STABLE_TORCH_LIBRARY(dsv4ext, m) {
         "float hc_pre_eps, float hc_sinkhorn_eps, float hc_post_mult_value, int sinkhorn_repeat, "
         "Tensor? norm_weight=None, float norm_eps=1e-6) -> (Tensor post_mix, Tensor comb_mix, "
         "Tensor layer_input)");
+  m.def("mhc_pre_delayed(Tensor residual, Tensor fn, Tensor hc_scale, Tensor hc_base, float rms_eps, "
+        "float hc_pre_eps, float hc_sinkhorn_eps, float hc_post_mult_value, int sinkhorn_repeat, "
+        "Tensor? pre_mix=None, Tensor? x=None, Tensor? norm_weight=None, float norm_eps=1e-6) -> "
+        "(Tensor post_mix, Tensor comb_mix, Tensor layer_input, Tensor new_pre)");
   m.def("mhc_post(Tensor x, Tensor residual, Tensor post_layer_mix, Tensor comb_res_mix) -> Tensor");
   m.def("mhc_fused_post_pre(Tensor x, Tensor residual, Tensor post_layer_mix, Tensor comb_res_mix, "
         "Tensor fn, Tensor hc_scale, Tensor hc_base, float rms_eps, float hc_pre_eps, "
@@ -33,6 +37,7 @@ STABLE_TORCH_LIBRARY(dsv4ext, m) {
 
 #define DSV4EXT_IMPLS(m)                                                        \
   m.impl("mhc_pre", TORCH_BOX(&dsv4::binding::mhc_pre));                        \
+  m.impl("mhc_pre_delayed", TORCH_BOX(&dsv4::binding::mhc_pre_delayed));        \
   m.impl("mhc_post", TORCH_BOX(&dsv4::binding::mhc_post));                      \
   m.impl("mhc_fused_post_pre", TORCH_BOX(&dsv4::binding::mhc_fused_post_pre));  \
   m.impl("mhc_post_hc_head", TORCH_BOX(&dsv4::binding::mhc_post_hc_head));      \

@@ -100,4 +100,15 @@ struct MhcFusedParams {
 // post_mix and comb_mix are unused.
 using MhcPostHeadParams = MhcFusedParams;
 
+// mhc_pre_delayed (DeepSeek-V4.1, docs/ops.md): `pre` is mhc_pre's, except that the mixes are
+// projected from `x` [T, D] when given (the broadcast entry: fn [M3, D], the RMS over D) or from the
+// flattened residual (fn [M3, n*D]), and that layer_input collapses pre.residual with the carried
+// `pre_mix` [T, n] (null: it is stream 0). The new pre weights go to `new_pre` [T, n].
+struct MhcPreDelayedParams {
+  MhcPreParams pre;
+  const bf16* x;         // [T, D] or null
+  const float* pre_mix;  // [T, n] or null
+  float* new_pre;        // [T, n]
+};
+
 }  // namespace dsv4

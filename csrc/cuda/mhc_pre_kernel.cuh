@@ -1,7 +1,9 @@
-// mhc_pre / hc_head on CUDA: one block per token. Pass 1 reads the token's n*D residual once and
-// accumulates the M projections and the sum of squares in registers (fp32 FMAs, no TF32); a
-// fixed-order block sum gives G and S; one thread runs the shared per-token math (mixes, Sinkhorn);
-// pass 2 (and 3 with the fused RMSNorm) re-reads the token, now L2-resident, for the weighted sum.
+// mhc_pre / hc_head / mhc_pre_delayed on CUDA: one block per token. Pass 1 reads the token's n*D
+// residual (the delayed op's broadcast entry: its D-wide x) once and accumulates the M projections
+// and the sum of squares in registers (fp32 FMAs, no TF32); a fixed-order block sum gives G and S;
+// one thread runs the shared per-token math (mixes, Sinkhorn); pass 2 (and 3 with the fused RMSNorm)
+// re-reads the token, now L2-resident, for the weighted sum. The delayed op (kDelayed) stores the new
+// pre weights and collapses with the carried pre_mix instead, or copies stream 0 when there is none.
 #pragma once
 
 #include "../common/mhc_math.h"
@@ -36,8 +38,9 @@ __device__ __forceinline__ void collapse(const bf16* x, int64_t hidden, int64_t 
   }
 }
 
-template <int N, bool kHead, bool kVec>
-__global__ void __launch_bounds__(kPreThreads) mhc_pre_kernel(MhcPreParams p) {
+template <int N, bool kHead, bool kDelayed, bool kVec>
+__global__ void __launch_bounds__(kPreThreads) mhc_pre_kernel(MhcPreDelayedParams dp) {
+  const MhcPreParams& p = dp.pre;
   constexpr int kRows = PreShape<N, kHead>::kRows;
   constexpr int kW = kVec ? 8 : 1;
   __shared__ float scratch[(kRows + 1) * (kPreThreads / kWarp)];
@@ -46,9 +49,13 @@ __global__ void __launch_bounds__(kPreThreads) mhc_pre_kernel(MhcPreParams p) {
   __shared__ float norm_scale;
 
   const int64_t hidden = p.hidden;
-  const int64_t k_total = N * hidden;
+  const bool broadcast = kDelayed && dp.x != nullptr;
+  const int64_t k_total = broadcast ? hidden : N * hidden;  // projection width
+  // Without a carried pre_mix the delayed collapse is stream 0 alone (weight 1: exact).
+  const bool identity = kDelayed && dp.pre_mix == nullptr;
   for (int64_t t = blockIdx.x; t < p.tokens; t += gridDim.x) {
-    const bf16* x = p.residual + t * k_total;
+    const bf16* x = p.residual + t * N * hidden;
+    const bf16* src = broadcast ? dp.x + t * hidden : x;
 
     // Pass 1: projections and sum of squares.
     float acc[kRows + 1];
@@ -57,9 +64,9 @@ __global__ void __launch_bounds__(kPreThreads) mhc_pre_kernel(MhcPreParams p) {
     for (int64_t k = int64_t(threadIdx.x) * kW; k < k_total; k += int64_t(kPreThreads) * kW) {
       float v[kW];
       if constexpr (kVec) {
-        load_bf16x8(x + k, v);
+        load_bf16x8(src + k, v);
       } else {
-        v[0] = to_float(x[k]);
+        v[0] = to_float(src[k]);
       }
 #pragma unroll
       for (int j = 0; j < kW; ++j) acc[kRows] += v[j] * v[j];
@@ -85,7 +92,14 @@ __global__ void __launch_bounds__(kPreThreads) mhc_pre_kernel(MhcPreParams p) {
                                   kHead ? nullptr : p.post_mix + t * N,
                                   kHead ? nullptr : p.comb_mix + t * N * N, w);
 #pragma unroll
-      for (int i = 0; i < N; ++i) pre[i] = w[i];
+      for (int i = 0; i < N; ++i) {
+        if constexpr (kDelayed) {
+          dp.new_pre[t * N + i] = w[i];
+          pre[i] = identity ? 1.0f : dp.pre_mix[t * N + i];
+        } else {
+          pre[i] = w[i];
+        }
+      }
     }
     __syncthreads();
 
@@ -96,7 +110,11 @@ __global__ void __launch_bounds__(kPreThreads) mhc_pre_kernel(MhcPreParams p) {
       float ss[1] = {0.0f};
       for (int64_t d = int64_t(threadIdx.x) * kW; d < hidden; d += int64_t(kPreThreads) * kW) {
         float y[kW];
-        collapse<N, kW>(x, hidden, d, pre, y);
+        if (identity) {
+          collapse<1, kW>(x, hidden, d, pre, y);
+        } else {
+          collapse<N, kW>(x, hidden, d, pre, y);
+        }
 #pragma unroll
         for (int j = 0; j < kW; ++j) ss[0] += y[j] * y[j];
       }
@@ -108,7 +126,11 @@ __global__ void __launch_bounds__(kPreThreads) mhc_pre_kernel(MhcPreParams p) {
     // Pass 3: layer_input.
     for (int64_t d = int64_t(threadIdx.x) * kW; d < hidden; d += int64_t(kPreThreads) * kW) {
       float y[kW];
-      collapse<N, kW>(x, hidden, d, pre, y);
+      if (identity) {
+        collapse<1, kW>(x, hidden, d, pre, y);
+      } else {
+        collapse<N, kW>(x, hidden, d, pre, y);
+      }
       if (weight != nullptr) {
 #pragma unroll
         for (int j = 0; j < kW; ++j) y[j] = to_float(to_bf16(y[j])) * norm_scale * to_float(weight[d + j]);
@@ -123,20 +145,27 @@ __global__ void __launch_bounds__(kPreThreads) mhc_pre_kernel(MhcPreParams p) {
   }
 }
 
-template <bool kHead>
-int launch_mhc_pre(const MhcPreParams& p, cudaStream_t stream) {
+template <bool kHead, bool kDelayed = false>
+int launch_mhc_pre(const MhcPreDelayedParams& dp, cudaStream_t stream) {
+  const MhcPreParams& p = dp.pre;
   const bool vec = p.hidden % 8 == 0 && aligned16(p.residual) && aligned16(p.fn) &&
-                   aligned16(p.layer_input) && (p.norm_weight == nullptr || aligned16(p.norm_weight));
+                   aligned16(p.layer_input) && (p.norm_weight == nullptr || aligned16(p.norm_weight)) &&
+                   (dp.x == nullptr || aligned16(dp.x));
   const unsigned grid = unsigned(p.tokens < 65535LL * 32 ? p.tokens : 65535LL * 32);
   return dispatch_hc_mult(p.hc_mult, [&](auto n) {
     constexpr int N = decltype(n)::value;
     if (vec) {
-      mhc_pre_kernel<N, kHead, true><<<grid, kPreThreads, 0, stream>>>(p);
+      mhc_pre_kernel<N, kHead, kDelayed, true><<<grid, kPreThreads, 0, stream>>>(dp);
     } else {
-      mhc_pre_kernel<N, kHead, false><<<grid, kPreThreads, 0, stream>>>(p);
+      mhc_pre_kernel<N, kHead, kDelayed, false><<<grid, kPreThreads, 0, stream>>>(dp);
     }
     return int(cudaGetLastError());
   });
+}
+
+template <bool kHead>
+int launch_mhc_pre(const MhcPreParams& p, cudaStream_t stream) {
+  return launch_mhc_pre<kHead>(MhcPreDelayedParams{p, nullptr, nullptr, nullptr}, stream);
 }
 
 }  // namespace dsv4::cuda

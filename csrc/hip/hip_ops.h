@@ -8,6 +8,7 @@
 
 #define DSV4_HIP_LAUNCHERS                                          \
   int mhc_pre(const MhcPreParams& p, void* stream);                 \
+  int mhc_pre_delayed(const MhcPreDelayedParams& p, void* stream);  \
   int mhc_post(const MhcPostParams& p, void* stream);               \
   int mhc_fused_post_pre(const MhcFusedParams& p, void* stream);    \
   int hc_head(const MhcPreParams& p, void* stream);                 \

@@ -1,5 +1,5 @@
-// mhc_pre, hc_head, the fused post+pre and mhc_post_hc_head on CDNA: one kernel template, one
-// workgroup per tile of kTokens consecutive tokens (grid-stride over tiles).
+// mhc_pre, hc_head, the fused post+pre, mhc_post_hc_head and mhc_pre_delayed on CDNA: one kernel
+// template, one workgroup per tile of kTokens consecutive tokens (grid-stride over tiles).
 //
 // Each thread owns the d-chunks c = tid, tid + 256, ... of the tile: a chunk is 8 consecutive d of
 // all n streams (16-byte loads) or 1 d when D % 8 != 0 or a pointer is unaligned, so no element is
@@ -20,6 +20,10 @@
 //     those D values back (the thread's own stores), scales and stores them.
 // The reduction order depends only on (n, D), never on T or on a token's place in its tile, so a
 // token's outputs are batch-invariant.
+//
+// mhc_pre_delayed (kDelayed) is kPre with three differences: pass 1 projects x (one D-wide stream,
+// fn of width D) when given; thread tt stores the new pre weights and takes the carried pre_mix
+// as the collapse weights; without a pre_mix pass 2 collapses stream 0 alone (weight 1: exact).
 //
 // Store ownership (the AITER sqrsum race, spec §5.1, cannot happen): every per-token value has one
 // writer chosen by index, never by raw lane id after a reduction. block_sum's wave partials are
@@ -45,7 +49,14 @@ namespace dsv4::hip {
 
 constexpr int kPreThreads = 256;  // 4 waves: one per SIMD of a CU
 
-enum class PreMode { kPre, kHead, kFused, kPostHead };
+enum class PreMode { kPre, kHead, kFused, kPostHead, kDelayed };
+
+// mhc_pre_delayed's part of MhcPreDelayedParams (null for the other modes).
+struct DelayedArgs {
+  const bf16* x;
+  const float* pre_mix;
+  float* new_pre;
+};
 
 // Modes that project with the head's n rows (hc_head, mhc_post_hc_head).
 constexpr bool is_head(PreMode m) { return m == PreMode::kHead || m == PreMode::kPostHead; }
@@ -97,10 +108,12 @@ __device__ __forceinline__ void for_own_chunks(int64_t chunks, int tid, F&& f) {
 
 // kFused reads MhcFusedParams::post and writes post.out == pre.residual; kPre and kHead use `pre`;
 // kPostHead reads `post`, writes post.out (streams_out) when not null, and uses `pre` as the head
-// (pre.residual unused; norm_weight is the final norm, on the rounded head output).
+// (pre.residual unused; norm_weight is the final norm, on the rounded head output); kDelayed uses
+// `pre` and `d`.
 template <class Arch, int N, PreMode M, bool kVec>
 __global__ void __launch_bounds__(kPreThreads)
-__attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre_kernel(MhcFusedParams fp) {
+__attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre_kernel(MhcFusedParams fp,
+                                                                                          DelayedArgs d) {
   if constexpr (Arch::kThisTarget) {
     using Tile = PreTile<Arch, N, M>;
     constexpr int kRows = Tile::kRows, kSums = Tile::kSums, kTokens = Tile::kTokens;
@@ -114,6 +127,10 @@ __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre
 
     const MhcPreParams& p = fp.pre;
     const int64_t hidden = p.hidden, k_total = N * hidden;
+    const bool broadcast = M == PreMode::kDelayed && d.x != nullptr;  // uniform
+    const bool identity = M == PreMode::kDelayed && d.pre_mix == nullptr;
+    const int proj_streams = broadcast ? 1 : N;
+    const int64_t k_proj = broadcast ? hidden : k_total;  // projection width (fn's row length)
     const int64_t chunks = hidden / kW;  // kVec: hidden % 8 == 0
     const int tid = thread_id();
     // A chunk loop runs over uniform bases c0 (a multiple of 256); the lane's part is constant.
@@ -144,7 +161,7 @@ __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre
       for_own_chunks(chunks, tid, [&](int64_t c0) {
         // One stream at a time (not unrolled): one stream's chunk per token is in registers.
 #pragma unroll 1
-        for (int i = 0; i < N; ++i) {
+        for (int i = 0; i < proj_streams; ++i) {
           float v[kTokens][kW];
 #pragma unroll
           for (int tt = 0; tt < kTokens; ++tt) {
@@ -155,8 +172,8 @@ __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre
                 if (q.out != nullptr) store_raw<kW>(q.out + (t * N + i) * hidden + c0 * kW, lane, s);
                 unpack<kW>(s, v[tt]);
               } else {
-                unpack<kW>(load_raw<kW>(p.residual + ((t0 + tt) * N + i) * hidden + c0 * kW, lane),
-                           v[tt]);
+                const bf16* src = broadcast ? d.x + (t0 + tt) * hidden : p.residual + ((t0 + tt) * N + i) * hidden;
+                unpack<kW>(load_raw<kW>(src + c0 * kW, lane), v[tt]);
               }
             } else {
 #pragma unroll
@@ -169,7 +186,7 @@ __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre
           // per-row base is precomputed and held (kRows of them would spill).
           const float* row = p.fn + i * hidden + c0 * kW;
 #pragma unroll
-          for (int m = 0; m < kRows; ++m, row = pin(row + k_total)) {
+          for (int m = 0; m < kRows; ++m, row = pin(row + k_proj)) {
             if (m % Tile::kRowGroup == 0) asm volatile("" ::: "memory");
             float f[kW];
             load_f32<kW>(row, lane, f);
@@ -188,11 +205,18 @@ __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre
         const float* g = sums + tid * kSums;
         float w[N];
         constexpr bool kHead = is_head(M);
-        mhc_token_weights<N, kHead>(g, g[kRows], k_total, p.hc_scale, p.hc_base, p.scalars,
+        mhc_token_weights<N, kHead>(g, g[kRows], k_proj, p.hc_scale, p.hc_base, p.scalars,
                                     kHead ? nullptr : p.post_mix + t * N,
                                     kHead ? nullptr : p.comb_mix + t * N * N, w);
 #pragma unroll
-        for (int i = 0; i < N; ++i) weights[tid * N + i] = w[i];
+        for (int i = 0; i < N; ++i) {
+          if constexpr (M == PreMode::kDelayed) {
+            d.new_pre[t * N + i] = w[i];
+            weights[tid * N + i] = identity ? 1.0f : d.pre_mix[t * N + i];
+          } else {
+            weights[tid * N + i] = w[i];
+          }
+        }
       }
       block_barrier();
 
@@ -220,6 +244,8 @@ __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre
               for (int e = 0; e < kW; ++e) y[e] += wj * s[e];
             }
             unpack<kW>(pack<kW>(y), y);  // the final norm reads the rounded head output
+          } else if (identity) {
+            collapse_chunk<1, kW>(p.residual + t * k_total + c0 * kW, hidden, lane, weights + tt * N, y);
           } else {
             collapse_chunk<N, kW>(p.residual + t * k_total + c0 * kW, hidden, lane, weights + tt * N,
                                   y);
@@ -258,11 +284,12 @@ __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre
 }
 
 template <class Arch, PreMode M>
-int launch_mhc_pre(const MhcFusedParams& fp, hipStream_t stream) {
+int launch_mhc_pre(const MhcFusedParams& fp, hipStream_t stream, DelayedArgs d = {}) {
   const MhcPreParams& p = fp.pre;
   bool vec = p.hidden % 8 == 0 && (M == PreMode::kPostHead || aligned16(p.residual)) && aligned16(p.fn) &&
              aligned16(p.layer_input) &&
-             (M == PreMode::kHead || p.norm_weight == nullptr || aligned16(p.norm_weight));
+             (M == PreMode::kHead || p.norm_weight == nullptr || aligned16(p.norm_weight)) &&
+             (d.x == nullptr || aligned16(d.x));
   if constexpr (M == PreMode::kFused || M == PreMode::kPostHead)
     vec = vec && aligned16(fp.post.x) && aligned16(fp.post.residual) && aligned16(fp.post.out);
   return dispatch_hc_mult(p.hc_mult, [&](auto n) {
@@ -274,9 +301,9 @@ int launch_mhc_pre(const MhcFusedParams& fp, hipStream_t stream) {
     // (Sinkhorn, one lane per token) hides behind the other workgroups' streaming.
     const unsigned grid = grid_for<Arch>(tiles, 1, PreTile<Arch, N, M>::kWavesPerSimd);
     if (vec) {
-      hipLaunchKernelGGL((mhc_pre_kernel<Arch, N, M, true>), grid, kPreThreads, 0, stream, fp);
+      hipLaunchKernelGGL((mhc_pre_kernel<Arch, N, M, true>), grid, kPreThreads, 0, stream, fp, d);
     } else {
-      hipLaunchKernelGGL((mhc_pre_kernel<Arch, N, M, false>), grid, kPreThreads, 0, stream, fp);
+      hipLaunchKernelGGL((mhc_pre_kernel<Arch, N, M, false>), grid, kPreThreads, 0, stream, fp, d);
     }
     return int(hipGetLastError());
   });

@@ -26,6 +26,13 @@ def _mhc_pre(residual, fn, hc_scale, hc_base, rms_eps, hc_pre_eps, hc_sinkhorn_e
     return _pre_outputs(residual)
 
 
+@register_fake("dsv4ext::mhc_pre_delayed")
+def _mhc_pre_delayed(residual, fn, hc_scale, hc_base, rms_eps, hc_pre_eps, hc_sinkhorn_eps, hc_post_mult_value,
+                     sinkhorn_repeat, pre_mix=None, x=None, norm_weight=None, norm_eps=1e-6):
+    post, comb, layer_input = _pre_outputs(residual)
+    return post, comb, layer_input, post.new_empty(post.shape[:-1])
+
+
 @register_fake("dsv4ext::mhc_post")
 def _mhc_post(x, residual, post_layer_mix, comb_res_mix):
     _stream_shape(residual, "residual")

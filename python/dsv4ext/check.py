@@ -89,6 +89,18 @@ def _check_mhc_case(device: str, gen, n: int, hidden: int) -> List[Result]:
     exact = reference.mhc_post(x.cpu(), residual.cpu(), post.cpu(), comb.cpu(), exact=True)
     results.append(Result("mhc_post", device, case, ulp_error(got, exact), 1.0, "ulp"))
 
+    # The delayed pre: carried pre_mix (streams projected), then the broadcast entry (x, fn of width D).
+    pre_mix = (post[..., 0] / 2 + 0.5).contiguous()
+    for entry, kw, entry_fn in (("carried", {"pre_mix": pre_mix}, fn),
+                                ("bcast", {"x": x}, fn.unflatten(1, (n, hidden)).sum(1))):
+        got = ops.mhc_pre_delayed(residual, entry_fn, hc_scale, hc_base, *SCALARS, norm_weight=w, **kw)
+        exact = reference.mhc_pre_delayed(residual.cpu(), entry_fn.cpu(), hc_scale.cpu(), hc_base.cpu(), *SCALARS,
+                                          norm_weight=w.cpu(), exact=True, **{k: v.cpu() for k, v in kw.items()})
+        name, entry_case = "mhc_pre_delayed+norm", f"{case} {entry}"
+        results.append(Result(name, device, entry_case, max(rel_error(got[i], exact[i]) for i in (0, 1, 3)), 1e-5,
+                              "rel (mixes)"))
+        results.append(Result(name, device, entry_case, ulp_error(got[2], exact[2]), 2.0, "ulp (layer_input)"))
+
     got = ops.mhc_fused_post_pre(x, residual, post, comb, fn, hc_scale, hc_base, *SCALARS, norm_weight=w)
     exact_res = reference.mhc_post(x.cpu(), residual.cpu(), post.cpu(), comb.cpu(), exact=True)
     exact_pre = reference.mhc_pre(got[0].cpu(), fn.cpu(), hc_scale.cpu(), hc_base.cpu(), *SCALARS, w.cpu(),

@@ -58,16 +58,46 @@ def mhc_pre(residual: Tensor, fn: Tensor, hc_scale: Tensor, hc_base: Tensor, rms
             compute_dtype: torch.dtype = torch.float64, exact: bool = False) -> Tuple[Tensor, Tensor, Tensor]:
     """§3.5: (post_mix [..., n, 1], comb_mix [..., n, n], layer_input [..., D])."""
     x, n, _ = _streams(residual, compute_dtype)
-    mix = _rms_mix(x, fn, rms_eps)
-    scale = hc_scale.to(compute_dtype)
-    base = hc_base.to(compute_dtype)
-    pre = torch.sigmoid(mix[..., :n] * scale[0] + base[:n]) + hc_pre_eps
-    post = hc_post_mult_value * torch.sigmoid(mix[..., n:2 * n] * scale[1] + base[n:2 * n])
-    logits = (mix[..., 2 * n:] * scale[2] + base[2 * n:]).unflatten(-1, (n, n))
-    comb = sinkhorn(logits, sinkhorn_repeat, hc_sinkhorn_eps, compute_dtype=compute_dtype, exact=True)
+    pre, post, comb = _mixes(x, n, fn, hc_scale, hc_base, rms_eps, hc_pre_eps, hc_sinkhorn_eps,
+                             hc_post_mult_value, sinkhorn_repeat)
     layer_input = _collapse(x, pre, norm_weight, norm_eps)
     return (_out(post.unsqueeze(-1), torch.float32, exact), _out(comb, torch.float32, exact),
             _out(layer_input, torch.bfloat16, exact))
+
+
+def _mixes(x: Tensor, n: int, fn: Tensor, hc_scale: Tensor, hc_base: Tensor, rms_eps: float, hc_pre_eps: float,
+           hc_sinkhorn_eps: float, hc_post_mult_value: float,
+           sinkhorn_repeat: int) -> Tuple[Tensor, Tensor, Tensor]:
+    """§3.1-3.4 on x [..., k, D] (flattened to k*D): unrounded (pre [..., n], post [..., n], comb)."""
+    mix = _rms_mix(x, fn, rms_eps)
+    scale = hc_scale.to(x.dtype)
+    base = hc_base.to(x.dtype)
+    pre = torch.sigmoid(mix[..., :n] * scale[0] + base[:n]) + hc_pre_eps
+    post = hc_post_mult_value * torch.sigmoid(mix[..., n:2 * n] * scale[1] + base[n:2 * n])
+    logits = (mix[..., 2 * n:] * scale[2] + base[2 * n:]).unflatten(-1, (n, n))
+    comb = sinkhorn(logits, sinkhorn_repeat, hc_sinkhorn_eps, compute_dtype=x.dtype, exact=True)
+    return pre, post, comb
+
+
+def mhc_pre_delayed(residual: Tensor, fn: Tensor, hc_scale: Tensor, hc_base: Tensor, rms_eps: float,
+                    hc_pre_eps: float, hc_sinkhorn_eps: float, hc_post_mult_value: float, sinkhorn_repeat: int,
+                    pre_mix: Optional[Tensor] = None, x: Optional[Tensor] = None,
+                    norm_weight: Optional[Tensor] = None, norm_eps: float = 1e-6, *,
+                    compute_dtype: torch.dtype = torch.float64,
+                    exact: bool = False) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    """DeepSeek-V4.1's delayed pre (docs/ops.md): the mixes of x [..., D] (fn [M3, D]) when given,
+    else of the residual; layer_input collapses the residual with the carried pre_mix (stream 0
+    without one). Returns (post_mix [..., n, 1], comb_mix, layer_input, new_pre [..., n])."""
+    streams, n, _ = _streams(residual, compute_dtype)
+    src = streams if x is None else x.to(compute_dtype).unsqueeze(-2)
+    new_pre, post, comb = _mixes(src, n, fn, hc_scale, hc_base, rms_eps, hc_pre_eps, hc_sinkhorn_eps,
+                                 hc_post_mult_value, sinkhorn_repeat)
+    if pre_mix is None:
+        layer_input = _collapse(streams[..., :1, :], streams.new_ones(1), norm_weight, norm_eps)
+    else:
+        layer_input = _collapse(streams, pre_mix.to(compute_dtype), norm_weight, norm_eps)
+    return (_out(post.unsqueeze(-1), torch.float32, exact), _out(comb, torch.float32, exact),
+            _out(layer_input, torch.bfloat16, exact), _out(new_pre, torch.float32, exact))
 
 
 def mhc_post(x: Tensor, residual: Tensor, post_layer_mix: Tensor, comb_res_mix: Tensor, *,

@@ -1,6 +1,7 @@
 // CPU mHC launchers (shared/spec/ops.md §3) against a double-precision reimplementation written here:
 // mhc_pre (with and without the fused RMSNorm), mhc_post (comb applied transposed), the fused op
-// (== post then pre, bit for bit), hc_head and sinkhorn; serial == threaded, batch invariance.
+// (== post then pre, bit for bit), mhc_pre_delayed (against mhc_pre), hc_head and sinkhorn; serial ==
+// threaded, batch invariance.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -354,6 +355,84 @@ TEST_P(CpuMhc, ThreadedAndBatchInvariant) {
                                                            serial.comb.begin() + (t + 1) * n * n)));
   EXPECT_TRUE(test::same_bits(one.layer_input, std::vector<bf16>(serial.layer_input.begin() + t * hidden,
                                                                  serial.layer_input.begin() + (t + 1) * hidden)));
+}
+
+// ---- mhc_pre_delayed ------------------------------------------------------------------------------
+
+struct DelayedOut {
+  Mhc::PreOut pre;
+  std::vector<float> new_pre;
+};
+
+DelayedOut run_delayed(const Mhc& m, const std::vector<bf16>& res, const bf16* x, const float* fn,
+                       const float* pre_mix, const cpu::Executor& ex) {
+  const int n = m.n;
+  DelayedOut o{{std::vector<float>(size_t(m.tokens * n)), std::vector<float>(size_t(m.tokens * n * n)),
+                std::vector<bf16>(size_t(m.tokens * m.hidden))},
+               std::vector<float>(size_t(m.tokens * n))};
+  MhcPreDelayedParams p{MhcPreParams{res.data(), fn, m.scale.data(), m.base.data(),
+                                     m.with_norm ? m.norm_weight.data() : nullptr, o.pre.post.data(),
+                                     o.pre.comb.data(), o.pre.layer_input.data(), m.tokens, n, m.hidden, m.s},
+                        x, pre_mix, o.new_pre.data()};
+  cpu::mhc_pre_delayed(p, ex);
+  return o;
+}
+
+// Projected from the streams, the delayed op's mixes are mhc_pre's (held to the double reference
+// above), bit for bit; carrying its own new_pre back in reproduces mhc_pre's layer_input; without a
+// pre_mix layer_input is stream 0 (bitwise without the norm, mhc_pre's normed collapse of a one-hot
+// weight with it). Threaded == serial.
+TEST_P(CpuMhc, PreDelayedCarriedAndIdentity) {
+  const auto [n, hidden] = GetParam();
+  for (bool norm : {false, true}) {
+    SCOPED_TRACE(testing::Message() << "norm=" << norm);
+    Mhc m(n, hidden, 2 * cpu::token_grain(n, hidden) + 3, 600 + n);
+    m.with_norm = norm;
+    const Mhc::PreOut want = m.run_pre(m.residual, kSerial);
+    const DelayedOut ident = run_delayed(m, m.residual, nullptr, m.fn.data(), nullptr, kSerial);
+    EXPECT_TRUE(test::same_bits(ident.pre.post, want.post));
+    EXPECT_TRUE(test::same_bits(ident.pre.comb, want.comb));
+    const DelayedOut carried = run_delayed(m, m.residual, nullptr, m.fn.data(), ident.new_pre.data(), kThreaded);
+    EXPECT_TRUE(test::same_bits(carried.pre.layer_input, want.layer_input));
+    EXPECT_TRUE(test::same_bits(carried.new_pre, ident.new_pre));
+    EXPECT_TRUE(test::same_bits(run_delayed(m, m.residual, nullptr, m.fn.data(), nullptr, kThreaded).pre.layer_input,
+                                ident.pre.layer_input));
+    std::vector<bf16> stream0(size_t(m.tokens * hidden));
+    for (int64_t t = 0; t < m.tokens; ++t)
+      std::copy_n(m.residual.begin() + t * m.k(), hidden, stream0.begin() + t * hidden);
+    if (!norm) {
+      EXPECT_TRUE(test::same_bits(ident.pre.layer_input, stream0));
+    } else {  // the normed stream 0 is mhc_pre's n = 1 collapse with weight 1
+      Mhc one(1, hidden, m.tokens, 0);
+      one.norm_weight = m.norm_weight;
+      one.with_norm = true;
+      one.s.hc_pre_eps = 0.0f;
+      one.fn.assign(one.fn.size(), 0.0f);
+      one.base.assign(one.base.size(), 1e4f);  // sigmoid(1e4) = 1: pre = 1 exactly
+      EXPECT_TRUE(test::same_bits(ident.pre.layer_input, one.run_pre(stream0, kSerial).layer_input));
+    }
+  }
+}
+
+// The broadcast entry: projecting x [T, D] with fn_b[m] = sum_i fn[m, i*D:(i+1)*D] gives the mixes of
+// mhc_pre on the streams of n copies of x (to fp32 summation error); layer_input is stream 0.
+TEST_P(CpuMhc, PreDelayedBroadcast) {
+  const auto [n, hidden] = GetParam();
+  Mhc m(n, hidden, 6, 700 + n);
+  std::vector<bf16> copies(size_t(m.tokens * m.k()));
+  for (int64_t t = 0; t < m.tokens; ++t)
+    for (int i = 0; i < n; ++i) std::copy_n(m.x.begin() + t * hidden, hidden, copies.begin() + (t * n + i) * hidden);
+  std::vector<float> fn_b(size_t(m.m3() * hidden));
+  for (int r = 0; r < m.m3(); ++r)
+    for (int i = 0; i < n; ++i)
+      for (int64_t d = 0; d < hidden; ++d) fn_b[r * hidden + d] += m.fn[(r * n + i) * hidden + d];
+  const Mhc::PreOut want = m.run_pre(copies, kSerial);
+  const DelayedOut got = run_delayed(m, copies, m.x.data(), fn_b.data(), nullptr, kSerial);
+  for (size_t i = 0; i < want.post.size(); ++i) EXPECT_NEAR(got.pre.post[i], want.post[i], 2e-5) << i;
+  for (size_t i = 0; i < want.comb.size(); ++i) EXPECT_NEAR(got.pre.comb[i], want.comb[i], 2e-5) << i;
+  EXPECT_TRUE(test::same_bits(got.pre.layer_input, m.x));
+  EXPECT_TRUE(test::same_bits(run_delayed(m, copies, m.x.data(), fn_b.data(), nullptr, kThreaded).new_pre,
+                              got.new_pre));
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, CpuMhc,

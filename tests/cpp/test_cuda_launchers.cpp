@@ -131,6 +131,33 @@ TEST_P(CudaMhc, PreFusedHeadMatchCpu) {
       cpu::rms_norm_stored(li.data() + t * hidden, hidden, weight.data(), scalars.norm_eps, scratch.data());
   }
   expect_bf16_near(d_li.host(), li, norm ? 3.0f : 2.0f);
+
+  // mhc_pre_delayed on the input residual: identity (stream 0), carried (the CPU new_pre as pre_mix),
+  // and the broadcast entry (x projected with the first D columns of fn).
+  std::vector<float> new_pre(size_t(tokens * n)), pre_mix;
+  DeviceBuffer<float> d_new_pre(size_t(tokens * n)), d_pre_mix(size_t(tokens * n));
+  const std::vector<float> fn_b(fn.begin(), fn.begin() + m3 * hidden);
+  DeviceBuffer<float> d_fn_b(fn_b);
+  for (int entry = 0; entry < 3; ++entry) {
+    SCOPED_TRACE(testing::Message() << "delayed entry " << entry);
+    MhcPreDelayedParams cd{cpu_pre, entry == 2 ? x.data() : nullptr, nullptr, new_pre.data()};
+    MhcPreDelayedParams gd{gpu_pre, entry == 2 ? d_x.ptr : nullptr, nullptr, d_new_pre.ptr};
+    if (entry == 1) {  // carry the identity entry's new pre weights
+      pre_mix = new_pre;
+      ASSERT_EQ(cudaMemcpy(d_pre_mix.ptr, pre_mix.data(), pre_mix.size() * sizeof(float), cudaMemcpyHostToDevice),
+                cudaSuccess);
+      cd.pre_mix = pre_mix.data();
+      gd.pre_mix = d_pre_mix.ptr;
+    }
+    if (entry == 2) cd.pre.fn = fn_b.data(), gd.pre.fn = d_fn_b.ptr;
+    cpu::mhc_pre_delayed(cd, kSerial);
+    ASSERT_EQ(cuda::mhc_pre_delayed(gd, nullptr), 0);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    expect_float_near(d_post.host(), post, 2e-5f);
+    expect_float_near(d_comb.host(), comb, 2e-5f);
+    expect_float_near(d_new_pre.host(), new_pre, 2e-5f);
+    expect_bf16_near(d_li.host(), li, norm ? 3.0f : 2.0f);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, CudaMhc,

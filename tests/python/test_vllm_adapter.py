@@ -1,4 +1,4 @@
-"""dsv4ext.integrations.vllm called the way vLLM's DeepSeek-V4 code calls its ops (shared/spec/ops.md
+"""dsv4ext.integrations.vllm called the way vLLM's DeepSeek-V4 (and V4.1) code calls its ops (shared/spec/ops.md
 §3.5-3.8, topk.md §3-4, §6) gives the native ops' results bitwise; tuning arguments are ignored,
 shape-restating ones are checked."""
 
@@ -41,6 +41,20 @@ def test_mhc_pre_as_vllm_calls_it(device):
     assert_same(vllm.mhc_pre(residual, fn, scale, base, *SCALARS, 1, norm_weight=norm_w, norm_eps=1e-5), fused_norm)
     assert_same(vllm.mhc_pre(residual, fn, scale, base, *SCALARS, 1, norm_w),
                 OPS.mhc_pre(residual, fn, scale, base, *SCALARS, norm_w, 1e-6))
+
+
+def test_mhc_pre_delayed_as_vllm_v41_calls_it(device):
+    """vLLM's DeepSeek-V4.1 decoder: the first layer's broadcast call (x, fn of width D, no pre_mix) and
+    a later sub-layer's carried call, keywords as it passes them."""
+    residual, x, post, _, fn, scale, base, norm_w, *_ = mhc_inputs(device)
+    fn_b = fn.unflatten(1, (N, D)).sum(1)
+    broadcast = x.unsqueeze(1).expand(-1, N, -1).contiguous()
+    assert_same(vllm.mhc_pre_delayed(broadcast, fn_b, scale, base, *SCALARS, x=x, norm_weight=norm_w, norm_eps=1e-5),
+                OPS.mhc_pre_delayed(broadcast, fn_b, scale, base, *SCALARS, None, x, norm_w, 1e-5))
+    pre_mix = post[..., 0].contiguous()
+    assert_same(vllm.mhc_pre_delayed(residual, fn, scale, base, *SCALARS, pre_mix=pre_mix, norm_weight=norm_w,
+                                     norm_eps=None),
+                OPS.mhc_pre_delayed(residual, fn, scale, base, *SCALARS, pre_mix, None, norm_w, 1e-6))
 
 
 def test_mhc_post_and_fused_post_pre_as_vllm_calls_them(device):

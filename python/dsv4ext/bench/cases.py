@@ -80,6 +80,7 @@ class OpSpec:
 
 MHC_BYTES_PER_TOKEN = {  # in units of D bytes, n = 4 (ops.md §7): bf16 streams in and out, weights excluded
     "mhc_pre": 2 * N + 2,
+    "mhc_pre_delayed": 2 * N + 2,  # the carried pre_mix and new_pre (8 n bytes) are excluded
     "mhc_post": 2 + 4 * N,
     "mhc_fused_post_pre": 2 + 4 * N + 2,
     "hc_head": 2 * N + 2,
@@ -93,8 +94,8 @@ def mhc_floor_bytes(op: str, tokens: int, hidden: int) -> int:
 
 def mhc_args(op: str, tokens: int, hidden: int, device: str) -> tuple:
     """Positional arguments of torch.ops.dsv4ext.<op> at n = 4: random bf16 streams, fn scaled to
-    unit-variance mixes, the fused RMSNorm on for mhc_pre and mhc_fused_post_pre, the final norm and
-    the MTP stash on for mhc_post_hc_head."""
+    unit-variance mixes, the fused RMSNorm on for mhc_pre, mhc_pre_delayed (carried entry: a pre_mix
+    given) and mhc_fused_post_pre, the final norm and the MTP stash on for mhc_post_hc_head."""
     m3 = N * (N + 2)
     residual = torch.randn(tokens, N, hidden, device=device).bfloat16()
     fn = torch.randn(m3, N * hidden, device=device) / (N * hidden) ** 0.5
@@ -105,6 +106,9 @@ def mhc_args(op: str, tokens: int, hidden: int, device: str) -> tuple:
     pre = (fn, scale, base, *SCALARS, norm_weight, 1e-6)
     if op == "mhc_pre":
         return (residual, *pre)
+    if op == "mhc_pre_delayed":
+        pre_mix = torch.rand(tokens, N, device=device) + 0.5
+        return (residual, fn, scale, base, *SCALARS, pre_mix, None, norm_weight, 1e-6)
     x = torch.randn(tokens, hidden, device=device).bfloat16()
     post, comb = torch.rand(tokens, N, 1, device=device), torch.rand(tokens, N, N, device=device)
     if op == "mhc_post_hc_head":  # the model's final seam: final norm and MTP stash on
@@ -192,6 +196,7 @@ OPS: Dict[str, OpSpec] = {
     spec.name: spec
     for spec in (
         OpSpec("mhc_pre", _mhc_case("mhc_pre"), reference.mhc_pre, FP32),
+        OpSpec("mhc_pre_delayed", _mhc_case("mhc_pre_delayed"), reference.mhc_pre_delayed, FP32),
         OpSpec("mhc_post", _mhc_case("mhc_post"), reference.mhc_post, FP32),
         OpSpec("mhc_fused_post_pre", _mhc_case("mhc_fused_post_pre"), reference.mhc_fused_post_pre, FP32),
         OpSpec("hc_head", _mhc_case("hc_head"), reference.hc_head, FP32),

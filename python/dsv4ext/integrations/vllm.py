@@ -26,6 +26,17 @@ def mhc_pre(residual: Tensor, fn: Tensor, hc_scale: Tensor, hc_base: Tensor, rms
                        sinkhorn_repeat, norm_weight, _norm_eps(norm_eps))
 
 
+def mhc_pre_delayed(residual: Tensor, fn: Tensor, hc_scale: Tensor, hc_base: Tensor, rms_eps: float,
+                    hc_pre_eps: float, hc_sinkhorn_eps: float, hc_post_mult_value: float, sinkhorn_repeat: int,
+                    pre_mix: Optional[Tensor] = None, x: Optional[Tensor] = None,
+                    norm_weight: Optional[Tensor] = None,
+                    norm_eps: Optional[float] = None) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    """vLLM's DeepSeek-V4.1 `mhc_pre_delayed` (`mhc_pre_delayed_torch` / `_tilelang`): (post_mix
+    [..., n, 1], comb_mix [..., n, n], layer_input [..., D], new pre_mix [..., n]), vLLM's order."""
+    return OPS.mhc_pre_delayed(residual, fn, hc_scale, hc_base, rms_eps, hc_pre_eps, hc_sinkhorn_eps,
+                               hc_post_mult_value, sinkhorn_repeat, pre_mix, x, norm_weight, _norm_eps(norm_eps))
+
+
 def mhc_post(x: Tensor, residual: Tensor, post_layer_mix: Tensor, comb_res_mix: Tensor) -> Tensor:
     """vLLM `mhc_post`: the new streams [..., n, D] (comb applied transposed, §3.6)."""
     return OPS.mhc_post(x, residual, post_layer_mix, comb_res_mix)

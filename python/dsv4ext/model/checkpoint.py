@@ -1,4 +1,5 @@
-"""Loading DeepSeek-V4 checkpoints (shared/spec/ops.md §4.5) into a DeepseekV4Model, in place.
+"""Loading DeepSeek-V4 checkpoints (shared/spec/ops.md §4.5) into a DeepseekV4Model, in place, and
+DeepSeek-V4.1 ones (the same names without hc_head_*) into a DeepseekV41Model.
 
 DeepSeek names: embed.weight, head.weight, norm.weight, hc_head_fn|base|scale; per decoder layer
 `layers.{L}.` and per MTP layer `mtp.{i}.`: hc_attn_fn|base|scale, hc_ffn_fn|base|scale,
@@ -88,8 +89,9 @@ def checkpoint_tensors(model: DeepseekV4Model, naming: str = "deepseek") -> Dict
 
 
 def _deepseek_tensors(model: DeepseekV4Model) -> Dict[str, Tensor]:
-    names = {"embed.weight": model.embed.weight, "head.weight": model.head.weight,
-             "norm.weight": model.norm.weight, **_head("", model.hc_head)}
+    names = {"embed.weight": model.embed.weight, "head.weight": model.head.weight, "norm.weight": model.norm.weight}
+    if model.hc_head is not None:  # DeepSeek-V4.1 has none
+        names.update(_head("", model.hc_head))
     for i, layer in enumerate(model.layers):
         names.update(_decoder(f"layers.{i}.", layer))
     for i, mtp in enumerate(model.mtp.layers if model.mtp is not None else []):

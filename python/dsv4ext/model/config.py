@@ -39,3 +39,17 @@ class DeepseekV4Config:
     def hc_mix_rows(self) -> int:
         """M3 = n (n + 2): pre, post and comb rows of a sub-layer's fn."""
         return self.hc_mult * (self.hc_mult + 2)
+
+
+@dataclass(frozen=True)
+class DeepseekV41Config(DeepseekV4Config):
+    """DeepSeek-V4.1: the same fields; its mHC pre is delayed (docs/model.md) and it has no learned
+    hc_head. The model layer has no V4.1 MTP yet, so num_nextn_predict_layers must be 0."""
+
+    num_nextn_predict_layers: int = 0
+
+    def __post_init__(self):
+        super().__post_init__()
+        if self.num_nextn_predict_layers != 0:
+            raise NotImplementedError("DeepseekV41Config: the V4.1 MTP layers are not implemented; "
+                                      f"num_nextn_predict_layers must be 0, got {self.num_nextn_predict_layers}")

@@ -1,6 +1,7 @@
 """DecoderLayer: the DeepSeek-V4 block with its attention-side and FFN-side hyper connections
 fused across layer seams (shared/spec/ops.md §4.2). One forward signature and one 4-tuple of
-tensors on every backend; no platform branch."""
+tensors on every backend; no platform branch. DecoderLayerV41: the DeepSeek-V4.1 block, whose pre is
+delayed (docs/model.md): the same signature plus the carried pre_mix, and a 5-tuple."""
 
 from typing import Optional, Tuple
 
@@ -63,3 +64,38 @@ class DecoderLayer(nn.Module):
         residual, post_mix, res_mix, h = self.hc_ffn.fused_post_pre(
             a, residual, post_mix, res_mix, self.ffn_norm.weight, self.ffn_norm.eps)
         return self.ffn(h, input_ids), residual, post_mix, res_mix
+
+
+class DecoderLayerV41(DecoderLayer):
+    """DeepSeek-V4.1: the same modules and weights; each sub-layer's input is collapsed with the pre
+    weights of the sub-layer before it (mhc_pre_delayed), and the layer hands its FFN's on."""
+
+    def forward(self, x: Tensor, positions: Tensor, input_ids: Tensor, post_mix: Optional[Tensor] = None,
+                res_mix: Optional[Tensor] = None, residual: Optional[Tensor] = None,
+                pre_mix: Optional[Tensor] = None) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
+        """First layer: x is the embedding [T, D] (broadcast to n streams; the broadcast entry) or the
+        streams [T, n, D] with the pre_mix of a previous pipeline rank. Later layers: x is the previous
+        layer's FFN output [T, D], (post_mix, res_mix, residual) its deferred post state and pre_mix
+        its FFN's new pre weights.
+
+        Returns (ffn output [T, D], residual [T, n, D], post_mix [T, n, 1], res_mix [T, n, n],
+        pre_mix [T, n] fp32 for the next layer's attention).
+        """
+        attn_norm = (self.attn_norm.weight, self.attn_norm.eps)
+        if residual is None and x.dim() == 2:
+            residual = x.unsqueeze(-2).expand(-1, self.hc_attn.hc_mult, -1).contiguous()
+            post_mix, res_mix, h, attn_pre = self.hc_attn.pre_delayed(residual, None, x, *attn_norm)
+        elif residual is None:
+            residual = x
+            post_mix, res_mix, h, attn_pre = self.hc_attn.pre_delayed(residual, pre_mix, None, *attn_norm)
+        elif post_mix is None or res_mix is None or pre_mix is None:
+            raise ValueError("DecoderLayerV41: residual was given without post_mix, res_mix and pre_mix; pass "
+                             "all four (the previous layer's deferred state) or none (first layer)")
+        else:
+            residual = self.hc_attn.post(x, residual, post_mix, res_mix)
+            post_mix, res_mix, h, attn_pre = self.hc_attn.pre_delayed(residual, pre_mix, None, *attn_norm)
+        a = self.attn(positions, h)
+        residual = self.hc_ffn.post(a, residual, post_mix, res_mix)
+        post_mix, res_mix, h, ffn_pre = self.hc_ffn.pre_delayed(residual, attn_pre, None, self.ffn_norm.weight,
+                                                                self.ffn_norm.eps)
+        return self.ffn(h, input_ids), residual, post_mix, res_mix, ffn_pre

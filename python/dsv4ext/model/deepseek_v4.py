@@ -14,6 +14,20 @@ from .streams import SubLayerFactory, create_aux_streams
 Tensor = torch.Tensor
 
 
+def build_trunk(model: nn.Module, config: DeepseekV4Config, layer_class, make_attn: SubLayerFactory,
+                make_ffn: SubLayerFactory, num_aux_streams: int) -> None:
+    """The parts V4 and V4.1 share, set on `model`: config, aux_streams (created once), embed, the
+    decoder layers (`layer_class`), the final norm and the LM head."""
+    d = config.hidden_size
+    model.config = config
+    model.aux_streams = create_aux_streams(num_aux_streams)
+    model.embed = nn.Embedding(config.vocab_size, d, dtype=torch.bfloat16)
+    model.layers = nn.ModuleList(layer_class(config, i, make_attn, make_ffn, model.aux_streams)
+                                 for i in range(config.num_hidden_layers))
+    model.norm = RMSNorm(d, config.rms_norm_eps)
+    model.head = nn.Linear(d, config.vocab_size, bias=False, dtype=torch.bfloat16)
+
+
 class DeepseekV4Model(nn.Module):
     """The whole model on one pipeline rank, inference only (no parameter requires grad).
 
@@ -28,15 +42,8 @@ class DeepseekV4Model(nn.Module):
     def __init__(self, config: DeepseekV4Config, make_attn: SubLayerFactory, make_ffn: SubLayerFactory,
                  num_aux_streams: int = 3):
         super().__init__()
-        d = config.hidden_size
-        self.config = config
-        self.aux_streams = create_aux_streams(num_aux_streams)
-        self.embed = nn.Embedding(config.vocab_size, d, dtype=torch.bfloat16)
-        self.layers = nn.ModuleList(DecoderLayer(config, i, make_attn, make_ffn, self.aux_streams)
-                                    for i in range(config.num_hidden_layers))
+        build_trunk(self, config, DecoderLayer, make_attn, make_ffn, num_aux_streams)
         self.hc_head = HCHead(config)
-        self.norm = RMSNorm(d, config.rms_norm_eps)
-        self.head = nn.Linear(d, config.vocab_size, bias=False, dtype=torch.bfloat16)
         mtp_ids = range(config.num_hidden_layers, config.num_hidden_layers + config.num_nextn_predict_layers)
         mtp_layers = [MTPLayer(config, i, make_attn, make_ffn, self.aux_streams, embed=self.embed, head=self.head)
                       for i in mtp_ids]

@@ -25,6 +25,7 @@ class HyperConnection(nn.Module):
 
     def __init__(self, config: DeepseekV4Config):
         super().__init__()
+        self.hc_mult = config.hc_mult
         self.fn = _weight(config.hc_mix_rows, config.hc_dim)
         self.base = _weight(config.hc_mix_rows)
         self.scale = _weight(3)
@@ -41,6 +42,18 @@ class HyperConnection(nn.Module):
         """Streams [T, n, D] -> (post_mix [T, n, 1], comb_mix [T, n, n], layer_input [T, D]);
         norm_weight fuses the sub-layer's RMSNorm into layer_input."""
         return ops.mhc_pre(residual, *self._pre_args(), norm_weight, norm_eps)
+
+    def pre_delayed(self, residual: Tensor, pre_mix: Optional[Tensor] = None, x: Optional[Tensor] = None,
+                    norm_weight: Optional[Tensor] = None,
+                    norm_eps: float = 1e-6) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+        """DeepSeek-V4.1's delayed pre: (post_mix, comb_mix, layer_input, new pre_mix [T, n]);
+        layer_input collapses `residual` with the carried pre_mix (stream 0 without one). With x [T, D]
+        (the first layer's single stream) the mixes project x with fn summed over its n column blocks,
+        which on n copies of x is the same projection (vLLM derives it once after loading)."""
+        args = list(self._pre_args())
+        if x is not None:
+            args[0] = self.fn.unflatten(1, (self.hc_mult, -1)).sum(1)
+        return ops.mhc_pre_delayed(residual, *args, pre_mix, x, norm_weight, norm_eps)
 
     def post(self, x: Tensor, residual: Tensor, post_mix: Tensor, comb_mix: Tensor) -> Tensor:
         """Sub-layer output x [T, D] back into the streams that entered this sub-layer's pre."""

@@ -1,6 +1,6 @@
 """Typed Python wrappers over ``torch.ops.dsv4ext``."""
 
-from .mhc import hc_head, mhc_fused_post_pre, mhc_post, mhc_post_hc_head, mhc_pre, sinkhorn
+from .mhc import hc_head, mhc_fused_post_pre, mhc_post, mhc_post_hc_head, mhc_pre, mhc_pre_delayed, sinkhorn
 from .topk import ragged_pack, top_k_per_row_decode, top_k_per_row_prefill
 
 __all__ = [
@@ -9,6 +9,7 @@ __all__ = [
     "mhc_post",
     "mhc_post_hc_head",
     "mhc_pre",
+    "mhc_pre_delayed",
     "ragged_pack",
     "sinkhorn",
     "top_k_per_row_decode",

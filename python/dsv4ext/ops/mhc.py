@@ -22,6 +22,25 @@ def mhc_pre(residual: Tensor, fn: Tensor, hc_scale: Tensor, hc_base: Tensor, rms
                                      hc_post_mult_value, sinkhorn_repeat, norm_weight, norm_eps)
 
 
+def mhc_pre_delayed(residual: Tensor, fn: Tensor, hc_scale: Tensor, hc_base: Tensor, rms_eps: float = 1e-6,
+                    hc_pre_eps: float = 1e-6, hc_sinkhorn_eps: float = 1e-6, hc_post_mult_value: float = 2.0,
+                    sinkhorn_repeat: int = 20, pre_mix: Optional[Tensor] = None, x: Optional[Tensor] = None,
+                    norm_weight: Optional[Tensor] = None,
+                    norm_eps: float = 1e-6) -> Tuple[Tensor, Tensor, Tensor, Tensor]:
+    """DeepSeek-V4.1's delayed hyper-connection pre of one sub-layer (vLLM's argument list).
+
+    The mixes are mhc_pre's, projected from x [..., D] bf16 when given (the first layer's broadcast
+    entry: fn [n(n+2), D]) or from the residual [..., n, D] bf16 (fn [n(n+2), n*D]). layer_input
+    collapses the residual with the carried pre_mix [..., n] fp32 of the previous sub-layer, or is
+    residual[..., 0, :] without one; norm_weight [D] bf16 fuses the sub-layer's RMSNorm into it.
+    Returns post_mix [..., n, 1], comb_mix [..., n, n] fp32, layer_input [..., D] bf16 and the new
+    pre weights new_pre [..., n] fp32 for the next sub-layer.
+    """
+    return torch.ops.dsv4ext.mhc_pre_delayed(residual, fn, hc_scale, hc_base, rms_eps, hc_pre_eps,
+                                             hc_sinkhorn_eps, hc_post_mult_value, sinkhorn_repeat, pre_mix, x,
+                                             norm_weight, norm_eps)
+
+
 def mhc_post(x: Tensor, residual: Tensor, post_layer_mix: Tensor, comb_res_mix: Tensor) -> Tensor:
     """Hyper-connection post: out[..., j, :] = post[j] * x + sum_i comb[i, j] * residual[..., i, :].
 

@@ -13,6 +13,7 @@ int synchronize();  // hipDeviceSynchronize
 struct Launchers {
   const char* arch;
   int (*mhc_pre)(const MhcPreParams&, void*);
+  int (*mhc_pre_delayed)(const MhcPreDelayedParams&, void*);
   int (*mhc_post)(const MhcPostParams&, void*);
   int (*mhc_fused_post_pre)(const MhcFusedParams&, void*);
   int (*hc_head)(const MhcPreParams&, void*);
@@ -24,8 +25,8 @@ struct Launchers {
 
 #define DSV4_ARCH_LAUNCHERS(ns)                                                                  \
   Launchers {                                                                                   \
-    #ns, &hip::ns::mhc_pre, &hip::ns::mhc_post, &hip::ns::mhc_fused_post_pre, &hip::ns::hc_head, \
-        &hip::ns::mhc_post_hc_head, &hip::ns::sinkhorn, &hip::ns::top_k_per_row,                 \
+    #ns, &hip::ns::mhc_pre, &hip::ns::mhc_pre_delayed, &hip::ns::mhc_post, &hip::ns::mhc_fused_post_pre, \
+        &hip::ns::hc_head, &hip::ns::mhc_post_hc_head, &hip::ns::sinkhorn, &hip::ns::top_k_per_row,   \
         &hip::ns::ragged_pack                                                                    \
   }
 inline const Launchers kArchs[] = {DSV4_ARCH_LAUNCHERS(gfx942), DSV4_ARCH_LAUNCHERS(gfx950)};

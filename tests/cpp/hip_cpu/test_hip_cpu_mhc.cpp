@@ -107,6 +107,36 @@ TEST_P(HipCpuMhc, PreMatchesCpu) {
   r.expect_guards_intact();
 }
 
+// mhc_pre_delayed's entries: identity (stream 0: bitwise without the norm), carried (pre_mix), and
+// broadcast (x projected with fn's first D columns as a [M3, D] matrix); new_pre as the mixes.
+TEST_P(HipCpuMhc, PreDelayedMatchesCpu) {
+  const auto& [hip, c] = GetParam();
+  MhcRun r(c);
+  std::vector<float> pre_mix(size_t(c.tokens * c.n));
+  for (size_t i = 0; i < pre_mix.size(); ++i) pre_mix[i] = 0.25f + 0.01f * float(i % 89);
+  for (int entry = 0; entry < 3; ++entry) {
+    SCOPED_TRACE(::testing::Message() << "entry " << entry);
+    Guarded<float> new_pre(size_t(c.tokens * c.n));
+    MhcPreDelayedParams p{r.hip_pre(r.residual.data(), c.norm), entry == 2 ? r.x.data() : nullptr,
+                          entry == 1 ? pre_mix.data() : nullptr, new_pre.ptr()};
+    ASSERT_EQ(hip.mhc_pre_delayed(p, nullptr), 0);
+    ASSERT_EQ(hip_cpu::synchronize(), 0);
+    CpuPre want{std::vector<float>(size_t(c.tokens * c.n)), std::vector<float>(size_t(c.tokens * c.n * c.n)),
+                std::vector<bf16>(size_t(c.tokens * c.hidden))};
+    std::vector<float> want_pre(size_t(c.tokens * c.n));
+    MhcPreDelayedParams cp = p;
+    cp.pre = r.pre_params(r.residual.data(), p.pre.norm_weight, want.post.data(), want.comb.data(),
+                          want.layer_input.data());
+    cp.new_pre = want_pre.data();
+    cpu::mhc_pre_delayed(cp, kSerial);
+    expect_pre_near(r, want, c.norm);
+    expect_float_near(new_pre.body(), want_pre, 2e-5f);
+    if (entry != 1 && !c.norm) EXPECT_TRUE(same_bits(r.layer_input.body(), want.layer_input));
+    EXPECT_TRUE(new_pre.guards_intact());
+    r.expect_guards_intact();
+  }
+}
+
 TEST_P(HipCpuMhc, PostMatchesCpuBitwise) {
   const auto& [hip, c] = GetParam();
   MhcRun r(c);
