@@ -30,6 +30,8 @@
 // The fused op first applies mhc_post to the tile in registers, stores the bf16 residual_out and
 // projects exactly those rounded values; its collapse re-reads residual_out. Every reduction order
 // depends only on D: batch-invariant.
+// Measured (H100, benchmarks/NOTES.md): the workers never wait for weights, so the chain is off the
+// critical path; what bounds the kernel now is the workers' own instruction stream per tile.
 #pragma once
 
 #include <cooperative_groups.h>
