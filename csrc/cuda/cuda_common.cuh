@@ -24,11 +24,26 @@ __device__ __forceinline__ void load_bf16x8(const bf16* src, float (&out)[8]) {
   for (int j = 0; j < 8; ++j) out[j] = to_float(raw.v[j]);
 }
 
+// Two fp32 -> bf16 (round to nearest even) in one cvt, bit-identical to to_bf16: the hardware
+// conversion gives the canonical NaN, so a NaN input takes to_bf16's quiet NaN with its sign.
+__device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
+  uint32_t r;
+  asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+  if (lo != lo) r = (r & 0xffff0000u) | (__float_as_uint(lo) >> 16) | 0x40u;
+  if (hi != hi) r = (r & 0x0000ffffu) | (((__float_as_uint(hi) >> 16) | 0x40u) << 16);
+  return r;
+}
+
+// to_float(to_bf16(v)), the same bits.
+__device__ __forceinline__ float round_bf16(float v) { return __uint_as_float(pack_bf16x2(0.0f, v) & 0xffff0000u); }
+
 __device__ __forceinline__ void store_bf16x8(bf16* dst, const float (&in)[8]) {
-  Bf16x8 raw;
-#pragma unroll
-  for (int j = 0; j < 8; ++j) raw.v[j] = to_bf16(in[j]);
-  *reinterpret_cast<Bf16x8*>(dst) = raw;
+  uint4 raw;
+  raw.x = pack_bf16x2(in[0], in[1]);
+  raw.y = pack_bf16x2(in[2], in[3]);
+  raw.z = pack_bf16x2(in[4], in[5]);
+  raw.w = pack_bf16x2(in[6], in[7]);
+  *reinterpret_cast<uint4*>(dst) = raw;
 }
 
 __device__ __forceinline__ float warp_sum(float v) {

@@ -50,9 +50,25 @@ namespace pipeline_mhc {
 
 namespace cg = cooperative_groups;
 
-enum class Mode { kPre, kFused, kHead };
+enum class Mode { kPre, kFused, kHead, kDelayed };
+
+// mhc_pre_delayed's extra operands (DeepSeek-V4.1): the collapse uses the carried pre weights
+// (pre_mix, or stream 0 alone when there is none) and this op's own pre weights go to new_pre.
+struct DelayedArgs {
+  const float* pre_mix;  // [T, n] or null
+  float* new_pre;        // [T, n]
+};
+
+// Where the projection's fn operand comes from. kBf16: this CTA's fn slice split once into three
+// bf16 parts (hi + mid + lo = fn to 2^-27) in shared memory, so the bf16 residual feeds the mma as
+// it was loaded (no operand conversion, no per-tile split); needs 6 bytes per fn element (D/C <=
+// 256 at n = 4). kTf32: the fp32 slice in shared memory, split into tf32 hi + lo per tile (D/C up to
+// 448). kGlobal: fp32 fn read from L2 (tf32 split), for clusters that run one tile (decode).
+enum class Engine { kGlobal, kTf32, kBf16 };
 
 constexpr int kN = 4;
+constexpr int kBf16Pad = 32;     // bf16 elements after each staged row: conflict-free 16-byte loads
+constexpr int kBf16Slice = 256;  // D/C of the bf16 engine, fixed so that every fn offset is an immediate
 constexpr int kTile = 16;        // tokens per tile: the mma M dimension
 constexpr int kWarpD = 32;       // d per worker warp
 constexpr int kMaxWorkers = 14;  // D / C <= 448
@@ -110,15 +126,27 @@ __device__ __forceinline__ void mbar_arm(uint64_t* bar, uint32_t bytes) {
 // CTA-scope acquire: the waited-for bytes are this CTA's shared memory, made visible by the
 // st.async complete_tx (release at cluster scope); a cluster-scope acquire would also invalidate L1
 // (CCTL.IVALL) on every poll, which profiled as the kernel's top stall.
+// kHintNs: how long a waiting warp may stay suspended per poll (owners, which wait most of the time
+// and would otherwise take issue slots from the workers); 0: the default.
+template <uint32_t kHintNs = 0>
 __device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) {
   uint32_t done;
   do {
-    asm volatile(
-        "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-        " selp.u32 %0, 1, 0, p;\n}\n"
-        : "=r"(done)
-        : "r"(smem_u32(bar)), "r"(parity)
-        : "memory");
+    if constexpr (kHintNs > 0) {
+      asm volatile(
+          "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2, %3;\n"
+          " selp.u32 %0, 1, 0, p;\n}\n"
+          : "=r"(done)
+          : "r"(smem_u32(bar)), "r"(parity), "n"(kHintNs)
+          : "memory");
+    } else {
+      asm volatile(
+          "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+          " selp.u32 %0, 1, 0, p;\n}\n"
+          : "=r"(done)
+          : "r"(smem_u32(bar)), "r"(parity)
+          : "memory");
+    }
   } while (!done);
 }
 __device__ __forceinline__ void st_async(uint32_t remote, float4 v, uint32_t remote_bar) {
@@ -135,6 +163,15 @@ __device__ __forceinline__ void mma_tf32(float (&d)[4], uint32_t a0, uint32_t a1
                                          uint32_t b0, uint32_t b1) {
   asm volatile(
       "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+      "{%0,%1,%2,%3};\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+}
+
+// D += A B on bf16 operands, fp32 accumulate: bf16 products are exact in fp32.
+__device__ __forceinline__ void mma_bf16(float (&d)[4], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                         uint32_t b0, uint32_t b1) {
+  asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
       "{%0,%1,%2,%3};\n"
       : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
       : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
@@ -231,8 +268,8 @@ __device__ __forceinline__ void apply_post(const MhcFusedParams& p, int64_t tile
 // Owner of one token: the cluster-wide sums -> r, the n pre weights (returned by lanes i, i + 4,
 // ...) and, for mhc_pre, post and comb (16-lane Sinkhorn; lanes 16..31 mirror 0..15, store nothing).
 template <Mode M>
-__device__ __forceinline__ float owner_mixes(const MhcPreParams& p, const float* sums, float sum_sq, int64_t t,
-                                             int lane) {
+__device__ __forceinline__ float owner_mixes(const MhcPreParams& p, const DelayedArgs& da, const float* sums,
+                                             float sum_sq, int64_t t, int lane) {
   const MhcPreScalars& s = p.scalars;
   const float r = rms_factor(sum_sq, int64_t(kN) * p.hidden, s.rms_eps);
   const int i = lane & 3;
@@ -266,6 +303,11 @@ __device__ __forceinline__ float owner_mixes(const MhcPreParams& p, const float*
     }
     if (valid && lane < kN) p.post_mix[t * kN + lane] = post;
     if (valid && lane < kN * kN) p.comb_mix[t * kN * kN + lane] = c;
+    if constexpr (M == Mode::kDelayed) {  // hand this op's weights on, collapse with the carried ones
+      if (valid && lane < kN) da.new_pre[t * kN + lane] = pre;
+      if (!valid) return 0.0f;
+      return da.pre_mix != nullptr ? __ldg(da.pre_mix + t * kN + i) : (i == 0 ? 1.0f : 0.0f);
+    }
     return pre;
   }
 }
@@ -275,7 +317,8 @@ __host__ __device__ constexpr int gram_i(int q) { return q < 4 ? q : q < 7 ? 0 :
 __host__ __device__ constexpr int gram_k(int q) { return q < 4 ? q : q < 7 ? q - 3 : q < 9 ? q - 5 : 3; }
 
 template <Mode M, bool kNorm>
-__device__ __forceinline__ void owner_loop(const MhcFusedParams& p, Shared<M, kNorm>& sh, int csize, int rank,
+__device__ __forceinline__ void owner_loop(const MhcFusedParams& p, const DelayedArgs& da, Shared<M, kNorm>& sh,
+                                           int csize, int rank,
                                            int owner, int owners, int64_t first_tile, int64_t tile_step,
                                            int ntiles) {
   constexpr int kP = parts_padded<M, kNorm>(), kRows = proj_rows<M>();
@@ -286,7 +329,7 @@ __device__ __forceinline__ void owner_loop(const MhcFusedParams& p, Shared<M, kN
   for (int j = owner; j < ntiles; j += owners) {
     const int s = j % kRing;
     const int64_t tile = first_tile + j * tile_step;
-    mbar_wait(&sh.partials_full[s], (j / kRing) & 1);
+    mbar_wait<2000>(&sh.partials_full[s], (j / kRing) & 1);
     for (int local = 0; local < owned; ++local) {
       const int tok = local * csize + rank;
       for (int row = lane; row < kP; row += 32) {
@@ -297,7 +340,7 @@ __device__ __forceinline__ void owner_loop(const MhcFusedParams& p, Shared<M, kN
       __syncwarp();
       const float sum_sq = kNorm ? (sums[kRows] + sums[kRows + 1]) + (sums[kRows + 2] + sums[kRows + 3])
                                  : sums[kRows];
-      const float w = owner_mixes<M>(pp, sums, sum_sq, tile * kTile + tok, lane);
+      const float w = owner_mixes<M>(pp, da, sums, sum_sq, tile * kTile + tok, lane);
       float pre[kN];
 #pragma unroll
       for (int i = 0; i < kN; ++i) pre[i] = __shfl_sync(0xffffffffu, w, i);
@@ -323,17 +366,32 @@ __device__ __forceinline__ void owner_loop(const MhcFusedParams& p, Shared<M, kN
   }
 }
 
+// Staged fn slice: rows m < 8 * ceil(rows / 8) (zeros past the projections) of 4 * D/C values,
+// padded so that the 8 rows a warp's lane groups read in one 16-byte load hit distinct banks.
+template <Engine E>
+__host__ __device__ constexpr int staged_row_stride(int d_slice) {
+  return kN * d_slice + (E == Engine::kBf16 ? kBf16Pad : 4);
+}
+template <Mode M, Engine E>
+__host__ __device__ constexpr size_t staged_bytes(int d_slice) {
+  constexpr int kRowsPad = (proj_rows<M>() + 7) / 8 * 8;  // the bf16 engine reads the zero rows
+  return E == Engine::kGlobal ? 0
+         : E == Engine::kTf32 ? size_t(proj_rows<M>()) * staged_row_stride<E>(d_slice) * sizeof(float)
+                              : 3 * size_t(kRowsPad) * staged_row_stride<E>(d_slice) * sizeof(bf16);
+}
+
 // kEarly: the collapse's re-read of tile j - kLag is issued before the projection of tile j, so its
 // L2 latency hides behind it (needs the registers of a 12-warp CTA).
-template <Mode M, bool kNorm, bool kStaged, bool kEarly>
+template <Mode M, bool kNorm, Engine E, bool kEarly>
 __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, kNorm>& sh, const float* fn_s,
                                             int csize, int rank, int workers, int64_t first_tile,
-                                            int64_t tile_step, int ntiles) {
+                                            int64_t tile_step, int ntiles, bool identity) {
   constexpr int kRows = proj_rows<M>(), kNTiles = (kRows + 7) / 8, kP = parts_padded<M, kNorm>();
-  constexpr int kParts = parts<M, kNorm>();
   const MhcPreParams& pp = p.pre;
   const int64_t hidden = pp.hidden, k_total = int64_t(kN) * hidden;
-  const int d_slice = int(hidden / csize), fn_stride = kN * d_slice + 4;
+  const int d_slice = E == Engine::kBf16 ? kBf16Slice : int(hidden / csize);
+  const int fn_stride = staged_row_stride<E>(d_slice);
+  const int fn_part = kNTiles * 8 * fn_stride;  // kBf16: elements between the hi, mid and lo parts
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, c = lane % 4;
   const int64_t d = int64_t(rank) * d_slice + warp * kWarpD + 8 * c;  // the lane's 8 d
   const bf16* collapse_src = M == Mode::kFused ? p.post.out : pp.residual;
@@ -352,63 +410,82 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
       if (j + 1 < ntiles) load_tile<M>(p, tile + tile_step, d, g, next);
       apply_post<M>(p, tile, d, g, cur);
 
-      // 1. Projection (tensor cores); sum of squares or Gram matrix (FMAs).
+      // 1. Projection and the sum of squares (or the Gram matrix), all on tensor cores.
       float acc[kNTiles][4] = {};
 #pragma unroll
       for (int i = 0; i < kN; ++i) {
-        // Tensor cores truncate when they accumulate: each stream's 32-k chain (8 mma) starts from
-        // zero and is added with a rounded fp32 add, so the truncation never compounds along k.
+        // Tensor cores truncate when they accumulate: each stream's chain (32 k) starts from zero and
+        // is added with a rounded fp32 add, so the truncation never compounds along k.
         float chain[kNTiles][4] = {};
 #pragma unroll
         for (int nt = 0; nt < kNTiles; ++nt) {
           const int m = nt * 8 + g;
-          float f[8];
-          if (m < kRows) {
-            const float* src = kStaged ? fn_s + m * fn_stride + i * d_slice + warp * kWarpD + 8 * c
-                                       : pp.fn + m * k_total + i * hidden + d;
-            const float4 lo4 = kStaged ? *reinterpret_cast<const float4*>(src)
-                                       : __ldg(reinterpret_cast<const float4*>(src));
-            const float4 hi4 = kStaged ? *reinterpret_cast<const float4*>(src + 4)
-                                       : __ldg(reinterpret_cast<const float4*>(src + 4));
-            f[0] = lo4.x, f[1] = lo4.y, f[2] = lo4.z, f[3] = lo4.w, f[4] = hi4.x, f[5] = hi4.y, f[6] = hi4.z,
-            f[7] = hi4.w;
+          if constexpr (E == Engine::kBf16) {
+            // k order within the lane's 8 d: k16 step u takes d 4u..4u+3 (as a0/a2 of token g and
+            // a1/a3 of token g + 8, the words of the loaded chunk) and the same d of fn's row m.
+            const uint32_t* x0 = &cur.r[0][i].x;
+            const uint32_t* x1 = &cur.r[1][i].x;
+            const bf16* row =
+                reinterpret_cast<const bf16*>(fn_s) + m * fn_stride + i * d_slice + warp * kWarpD + 8 * c;
+#pragma unroll
+            for (int part = 2; part >= 0; --part) {  // smallest part first
+              const uint4 b = *reinterpret_cast<const uint4*>(row + part * fn_part);
+              mma_bf16(chain[nt], x0[0], x1[0], x0[1], x1[1], b.x, b.y);
+              mma_bf16(chain[nt], x0[2], x1[2], x0[3], x1[3], b.z, b.w);
+            }
           } else {
+            float f[8];
+            if (m < kRows) {
+              const float* src = E == Engine::kTf32 ? fn_s + m * fn_stride + i * d_slice + warp * kWarpD + 8 * c
+                                                    : pp.fn + m * k_total + i * hidden + d;
+              const float4 lo4 = E == Engine::kTf32 ? *reinterpret_cast<const float4*>(src)
+                                                    : __ldg(reinterpret_cast<const float4*>(src));
+              const float4 hi4 = E == Engine::kTf32 ? *reinterpret_cast<const float4*>(src + 4)
+                                                    : __ldg(reinterpret_cast<const float4*>(src + 4));
+              f[0] = lo4.x, f[1] = lo4.y, f[2] = lo4.z, f[3] = lo4.w, f[4] = hi4.x, f[5] = hi4.y, f[6] = hi4.z,
+              f[7] = hi4.w;
+            } else {
 #pragma unroll
-            for (int e = 0; e < 8; ++e) f[e] = 0.0f;
-          }
+              for (int e = 0; e < 8; ++e) f[e] = 0.0f;
+            }
 #pragma unroll
-          for (int jj = 0; jj < 4; ++jj) {
-            uint32_t b0h, b0l, b1h, b1l;
-            split_tf32(f[2 * jj], b0h, b0l);
-            split_tf32(f[2 * jj + 1], b1h, b1l);
-            const uint32_t a0 = tf32_of(cur.r[0][i], 2 * jj), a1 = tf32_of(cur.r[1][i], 2 * jj);
-            const uint32_t a2 = tf32_of(cur.r[0][i], 2 * jj + 1), a3 = tf32_of(cur.r[1][i], 2 * jj + 1);
-            mma_tf32(chain[nt], a0, a1, a2, a3, b0h, b1h);
-            mma_tf32(chain[nt], a0, a1, a2, a3, b0l, b1l);
+            for (int jj = 0; jj < 4; ++jj) {
+              uint32_t b0h, b0l, b1h, b1l;
+              split_tf32(f[2 * jj], b0h, b0l);
+              split_tf32(f[2 * jj + 1], b1h, b1l);
+              const uint32_t a0 = tf32_of(cur.r[0][i], 2 * jj), a1 = tf32_of(cur.r[1][i], 2 * jj);
+              const uint32_t a2 = tf32_of(cur.r[0][i], 2 * jj + 1), a3 = tf32_of(cur.r[1][i], 2 * jj + 1);
+              mma_tf32(chain[nt], a0, a1, a2, a3, b0h, b1h);
+              mma_tf32(chain[nt], a0, a1, a2, a3, b0l, b1l);
+            }
           }
 #pragma unroll
           for (int q = 0; q < 4; ++q) acc[nt][q] += chain[nt][q];
         }
       }
+      // Sum of squares / Gram entry G_ik of tokens g and g + 8 over the lane quad's 32 d: the
+      // diagonal of X_i X_k^T, with X_k's loaded words as the B operand (B's column n = token n);
+      // the lane with c == g / 2 holds both diagonal entries.
       constexpr int kSq = kNorm ? kGram : 1;
+      const auto gram = [&](float (&lo)[4], float (&hi)[4], int i, int k) {
+        const uint4 &a0 = cur.r[0][i], &a1 = cur.r[1][i], &b0 = cur.r[0][k], &b1 = cur.r[1][k];
+        mma_bf16(lo, a0.x, a1.x, a0.y, a1.y, b0.x, b0.y);
+        mma_bf16(lo, a0.z, a1.z, a0.w, a1.w, b0.z, b0.w);
+        mma_bf16(hi, a0.x, a1.x, a0.y, a1.y, b1.x, b1.y);
+        mma_bf16(hi, a0.z, a1.z, a0.w, a1.w, b1.z, b1.w);
+      };
       float sq[2][kSq];
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
+      for (int q = 0; q < kSq; ++q) {
+        float lo[4] = {}, hi[4] = {};
+        if constexpr (kNorm) {
+          gram(lo, hi, gram_i(q), gram_k(q));
+        } else {
 #pragma unroll
-        for (int q = 0; q < kSq; ++q) sq[h][q] = 0.0f;
-#pragma unroll
-        for (int e = 0; e < 8; ++e) {
-          float x[kN];
-#pragma unroll
-          for (int i = 0; i < kN; ++i) x[i] = f32_of(cur.r[h][i], e);
-          if constexpr (kNorm) {
-#pragma unroll
-            for (int q = 0; q < kGram; ++q) sq[h][q] += x[gram_i(q)] * x[gram_k(q)];
-          } else {
-#pragma unroll
-            for (int i = 0; i < kN; ++i) sq[h][0] += x[i] * x[i];
-          }
+          for (int i = 0; i < kN; ++i) gram(lo, hi, i, i);  // positive terms: one chain is exact enough
         }
+        sq[0][q] = (g & 1) ? lo[1] : lo[0];
+        sq[1][q] = (g & 1) ? hi[3] : hi[2];
       }
 
       // 2. Lanes -> warp partials -> CTA partial of each token -> the token's owner.
@@ -419,30 +496,25 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
           const int row = nt * 8 + 2 * c + (q & 1), tok = g + 8 * (q >> 1);
           if (row < kRows) sh.warp_part[warp][tok][row] = acc[nt][q];
         }
+      if (c == (g >> 1)) {
 #pragma unroll
-      for (int h = 0; h < 2; ++h)
+        for (int h = 0; h < 2; ++h)
 #pragma unroll
-        for (int q = 0; q < kSq; ++q) {
-          float v = sq[h][q];
-          v += __shfl_xor_sync(0xffffffffu, v, 1);
-          v += __shfl_xor_sync(0xffffffffu, v, 2);
-          if (c == 0) sh.warp_part[warp][g + 8 * h][kRows + q] = v;
-        }
+          for (int q = 0; q < kSq; ++q) sh.warp_part[warp][g + 8 * h][kRows + q] = sq[h][q];
+      }
       workers_sync(workers);
-      for (int tok = warp; tok < kTile; tok += workers) {
-        if (lane < kP / 4) {
-          float v[4];
-#pragma unroll
-          for (int e = 0; e < 4; ++e) {
-            const int row = 4 * lane + e;
-            v[e] = 0.0f;
-            if (row < kParts)
-              for (int w = 0; w < workers; ++w) v[e] += sh.warp_part[w][tok][row];
-          }
-          const uint32_t owner = uint32_t(tok % csize);
-          const uint32_t dst = cluster_addr(&sh.partials[s][(tok / csize) * csize + rank][4 * lane], owner);
-          st_async(dst, make_float4(v[0], v[1], v[2], v[3]), cluster_addr(&sh.partials_full[s], owner));
+      // CTA partial: one float4 of one token per worker thread, summed over the warps in order.
+      for (int o = warp * 32 + lane; o < kTile * (kP / 4); o += workers * 32) {
+        const int tok = o / (kP / 4), col = o % (kP / 4);
+        float4 v = *reinterpret_cast<const float4*>(&sh.warp_part[0][tok][4 * col]);
+#pragma unroll 4
+        for (int w = 1; w < workers; ++w) {
+          const float4 u = *reinterpret_cast<const float4*>(&sh.warp_part[w][tok][4 * col]);
+          v.x += u.x, v.y += u.y, v.z += u.z, v.w += u.w;
         }
+        const uint32_t owner = uint32_t(tok % csize);
+        const uint32_t dst = cluster_addr(&sh.partials[s][(tok / csize) * csize + rank][4 * col], owner);
+        st_async(dst, v, cluster_addr(&sh.partials_full[s], owner));
       }
       workers_sync(workers);  // warp_part is rewritten by the next tile
     }
@@ -465,9 +537,11 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
         float out[8];
 #pragma unroll
         for (int e = 0; e < 8; ++e) {
-          const float y = pre.x * f32_of(r[h][0], e) + pre.y * f32_of(r[h][1], e) + pre.z * f32_of(r[h][2], e) +
-                          pre.w * f32_of(r[h][3], e);
-          out[e] = kNorm ? to_float(to_bf16(y)) * norm_scale * wv[e] : y;
+          // identity (the delayed op without pre_mix): stream 0 bitwise, whatever the others hold.
+          const float y = identity ? f32_of(r[h][0], e)
+                                   : pre.x * f32_of(r[h][0], e) + pre.y * f32_of(r[h][1], e) +
+                                         pre.z * f32_of(r[h][2], e) + pre.w * f32_of(r[h][3], e);
+          out[e] = kNorm ? round_bf16(y) * norm_scale * wv[e] : y;
         }
         if (t < pp.tokens) store_bf16x8(pp.layer_input + t * hidden + d, out);
       }
@@ -478,8 +552,9 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
   }
 }
 
-template <Mode M, bool kNorm, bool kStaged, int kWarps>
-__global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedParams p, int workers) {
+template <Mode M, bool kNorm, Engine E, int kWarps>
+__global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedParams p, DelayedArgs da,
+                                                                       int workers) {
   constexpr int kRows = proj_rows<M>(), kP = parts_padded<M, kNorm>();
   extern __shared__ __align__(16) unsigned char smem_raw[];
   Shared<M, kNorm>& sh = *reinterpret_cast<Shared<M, kNorm>*>(smem_raw);
@@ -489,7 +564,7 @@ __global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedPa
   const int csize = int(cluster.num_blocks()), rank = int(cluster.block_rank());
   const MhcPreParams& pp = p.pre;
   const int64_t hidden = pp.hidden, k_total = int64_t(kN) * hidden;
-  const int d_slice = int(hidden / csize), fn_stride = kN * d_slice + 4;  // +4: conflict-free LDS.128
+  const int d_slice = int(hidden / csize), fn_stride = staged_row_stride<E>(d_slice);
   const int warp = threadIdx.x / 32, owners = blockDim.x / 32 - workers;
 
   if (threadIdx.x == 0) {
@@ -503,13 +578,30 @@ __global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedPa
       mbar_arm(&sh.weights_full[s], uint32_t(kTile * 8 * sizeof(float)));
     }
   }
-  if constexpr (kStaged) {  // this CTA's fn slice, once: rows x (4 streams x d_slice)
-    const int per_row = kN * d_slice / 4;
-    for (int q = threadIdx.x; q < kRows * per_row; q += blockDim.x) {
-      const int m = q / per_row, rest = q % per_row, i = rest / (d_slice / 4), dl = rest % (d_slice / 4);
+  // This CTA's fn slice, once: rows x (4 streams x d_slice), from fn[m][i * D + rank * d_slice + dl].
+  constexpr int kRowsPad = (kRows + 7) / 8 * 8;
+  const int per_row = kN * d_slice;
+  if constexpr (E == Engine::kTf32) {
+    for (int q = threadIdx.x; q < kRows * per_row / 4; q += blockDim.x) {
+      const int m = q / (per_row / 4), rest = 4 * (q % (per_row / 4)), i = rest / d_slice, dl = rest % d_slice;
       const float4 v = __ldg(reinterpret_cast<const float4*>(pp.fn + m * k_total + i * hidden +
-                                                            int64_t(rank) * d_slice) + dl);
-      *reinterpret_cast<float4*>(fn_s + m * fn_stride + i * d_slice + 4 * dl) = v;
+                                                            int64_t(rank) * d_slice + dl));
+      *reinterpret_cast<float4*>(fn_s + m * fn_stride + rest) = v;
+    }
+  } else if constexpr (E == Engine::kBf16) {
+    bf16* fb = reinterpret_cast<bf16*>(fn_s);
+    const int part = kRowsPad * fn_stride;
+    for (int q = threadIdx.x; q < kRowsPad * per_row; q += blockDim.x) {
+      const int m = q / per_row, rest = q % per_row, i = rest / d_slice, dl = rest % d_slice;
+      const float f = m < kRows ? __ldg(pp.fn + m * k_total + i * hidden + int64_t(rank) * d_slice + dl) : 0.0f;
+      // Each difference is exact in fp32; the three parts carry 24+ bits of f.
+      const bf16 hi = to_bf16(f);
+      const float r1 = f - to_float(hi);
+      const bf16 mid = to_bf16(r1);
+      const bf16 lo = to_bf16(r1 - to_float(mid));
+      fb[m * fn_stride + rest] = hi;
+      fb[part + m * fn_stride + rest] = mid;
+      fb[2 * part + m * fn_stride + rest] = lo;
     }
   }
   __syncthreads();
@@ -519,10 +611,10 @@ __global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedPa
   const int64_t cluster_id = blockIdx.x / csize, clusters = gridDim.x / csize;
   const int ntiles = cluster_id < tiles ? int((tiles - cluster_id + clusters - 1) / clusters) : 0;
   if (warp < workers)
-    worker_loop<M, kNorm, kStaged, kWarps == kFewWarps>(p, sh, fn_s, csize, rank, workers, cluster_id, clusters,
-                                                        ntiles);
+    worker_loop<M, kNorm, E, kWarps == kFewWarps>(p, sh, fn_s, csize, rank, workers, cluster_id, clusters,
+                                                        ntiles, M == Mode::kDelayed && da.pre_mix == nullptr);
   else
-    owner_loop<M, kNorm>(p, sh, csize, rank, warp - workers, owners, cluster_id, clusters, ntiles);
+    owner_loop<M, kNorm>(p, da, sh, csize, rank, warp - workers, owners, cluster_id, clusters, ntiles);
   cluster.sync();  // no CTA leaves while its shared memory may still be written
 }
 
@@ -534,14 +626,13 @@ inline int cluster_size_for(int64_t hidden) {
 }
 
 template <Mode M, bool kNorm>
-int launch_variant(const MhcFusedParams& p, int csize, cudaStream_t stream) {
+int launch_variant(const MhcFusedParams& p, const DelayedArgs& da, int csize, cudaStream_t stream) {
   const MhcPreParams& pp = p.pre;
   const int d_slice = int(pp.hidden / csize);
   const int workers = d_slice / kWarpD;
   const int owners = workers <= kMaxWarps - 4 ? 4 : 2;  // divides kRing
   const int threads = (workers + owners) * 32;
   const bool few = workers + owners <= kFewWarps;
-  const size_t fn_bytes = size_t(proj_rows<M>()) * (kN * d_slice + 4) * sizeof(float);
   const int64_t tiles = (pp.tokens + kTile - 1) / kTile;
 
   int device = 0;
@@ -553,11 +644,12 @@ int launch_variant(const MhcFusedParams& p, int csize, cudaStream_t stream) {
   // launch). The attribute calls and the occupancy query cost host time, so each (device,
   // variant, shape) asks once; the shared-memory opt-in is set to the device maximum so that a
   // later, smaller shape never lowers it under an earlier one.
-  auto max_clusters = [&](auto kernel, bool staged, size_t smem) {
+  auto max_clusters = [&](auto kernel, size_t smem) {
     static std::mutex mu;
-    static std::map<std::tuple<int, bool, int, int, size_t>, int64_t> resident_cache;
+    static std::map<std::tuple<int, const void*, int, int, size_t>, int64_t> resident_cache;
     const std::lock_guard<std::mutex> lock(mu);
-    const auto key = std::make_tuple(device, staged, csize, threads, smem);
+    // Keyed by the kernel itself: each instantiation needs its own shared-memory opt-in.
+    const auto key = std::make_tuple(device, reinterpret_cast<const void*>(kernel), csize, threads, smem);
     if (const auto it = resident_cache.find(key); it != resident_cache.end()) return it->second;
     int max_smem = 0, n = 0;
     cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
@@ -572,20 +664,23 @@ int launch_variant(const MhcFusedParams& p, int csize, cudaStream_t stream) {
     const int64_t clusters = tiles < resident ? tiles : resident;
     cfg.gridDim = dim3(unsigned(clusters * csize));
     cfg.dynamicSmemBytes = smem;
-    return int(cudaLaunchKernelEx(&cfg, kernel, p, workers));
+    return int(cudaLaunchKernelEx(&cfg, kernel, p, da, workers));
   };
   // fn from L2 when every cluster runs at most one tile (decode: staging would be a serial
   // prologue reading the same bytes); staged in shared memory when clusters run several tiles,
-  // where it saves re-reading fn (3x the residual's bytes) from L2 for every tile.
+  // where it saves re-reading fn (3x the residual's bytes) from L2 for every tile: as bf16 parts
+  // where they fit (D/C = 256, the 12-warp CTA), else as fp32.
   using Sh = Shared<M, kNorm>;
-  const auto streamed =
-      few ? mhc_pipeline_kernel<M, kNorm, false, kFewWarps> : mhc_pipeline_kernel<M, kNorm, false, kMaxWarps>;
-  const auto staged =
-      few ? mhc_pipeline_kernel<M, kNorm, true, kFewWarps> : mhc_pipeline_kernel<M, kNorm, true, kMaxWarps>;
-  const int64_t resident = max_clusters(streamed, false, sizeof(Sh));
+  const auto streamed = few ? mhc_pipeline_kernel<M, kNorm, Engine::kGlobal, kFewWarps>
+                            : mhc_pipeline_kernel<M, kNorm, Engine::kGlobal, kMaxWarps>;
+  const int64_t resident = max_clusters(streamed, sizeof(Sh));
   if (tiles > resident) {
-    const size_t staged_smem = sizeof(Sh) + fn_bytes;
-    const int64_t staged_resident = max_clusters(staged, true, staged_smem);
+    const bool bf16_parts = d_slice == kBf16Slice;
+    const auto staged = bf16_parts ? mhc_pipeline_kernel<M, kNorm, Engine::kBf16, kFewWarps>
+                                   : mhc_pipeline_kernel<M, kNorm, Engine::kTf32, kMaxWarps>;
+    const size_t staged_smem =
+        sizeof(Sh) + (bf16_parts ? staged_bytes<M, Engine::kBf16>(d_slice) : staged_bytes<M, Engine::kTf32>(d_slice));
+    const int64_t staged_resident = max_clusters(staged, staged_smem);
     if (staged_resident > 0) return run(staged, staged_smem, staged_resident);
   }
   return resident > 0 ? run(streamed, sizeof(Sh), resident) : -1;
@@ -594,7 +689,7 @@ int launch_variant(const MhcFusedParams& p, int csize, cudaStream_t stream) {
 // Launches the fast path; returns -1 when it does not apply (the caller then uses the general
 // kernels), else a cudaError_t.
 template <Mode M>
-int launch(const MhcFusedParams& p, cudaStream_t stream) {
+int launch(const MhcFusedParams& p, cudaStream_t stream, const DelayedArgs& da = {}) {
   const MhcPreParams& pp = p.pre;
   const int csize = pp.hc_mult == kN ? cluster_size_for(pp.hidden) : 0;
   if (csize == 0) return -1;
@@ -603,12 +698,13 @@ int launch(const MhcFusedParams& p, cudaStream_t stream) {
   const bool norm = M != Mode::kHead && pp.norm_weight != nullptr;
   if (!aligned16(residual) || !aligned16(pp.fn) || !aligned16(pp.layer_input) ||
       (norm && !aligned16(pp.norm_weight)) ||
-      (M == Mode::kFused && (!aligned16(p.post.x) || !aligned16(p.post.out))))
+      (M == Mode::kFused && (!aligned16(p.post.x) || !aligned16(p.post.out))) ||
+      (M == Mode::kDelayed && da.new_pre == nullptr))
     return -1;
   if constexpr (M == Mode::kHead) {
-    return launch_variant<M, false>(p, csize, stream);
+    return launch_variant<M, false>(p, da, csize, stream);
   } else {
-    return norm ? launch_variant<M, true>(p, csize, stream) : launch_variant<M, false>(p, csize, stream);
+    return norm ? launch_variant<M, true>(p, da, csize, stream) : launch_variant<M, false>(p, da, csize, stream);
   }
 }
 

@@ -1,10 +1,20 @@
 #include "cuda_ops.h"
+#include "mhc_pipeline_kernel.cuh"
 #include "mhc_pre_kernel.cuh"
 
 namespace dsv4::cuda {
 
+// n = 4 on the streams: the pipelined cluster kernel (its owners store new_pre and hand the carried
+// weights to the collapse); the broadcast entry (x, fn of width D) and other shapes: the general one.
 int mhc_pre_delayed(const MhcPreDelayedParams& p, void* stream) {
-  return launch_mhc_pre<false, true>(p, static_cast<cudaStream_t>(stream));
+  const auto s = static_cast<cudaStream_t>(stream);
+  if (p.x == nullptr) {
+    MhcFusedParams fp{};
+    fp.pre = p.pre;
+    const int err = pipeline_mhc::launch<pipeline_mhc::Mode::kDelayed>(fp, s, {p.pre_mix, p.new_pre});
+    if (err >= 0) return err;
+  }
+  return launch_mhc_pre<false, true>(p, s);
 }
 
 }  // namespace dsv4::cuda
