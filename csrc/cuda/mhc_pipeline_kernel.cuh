@@ -74,7 +74,7 @@ constexpr int kWarpD = 32;       // d per worker warp
 constexpr int kMaxWorkers = 14;  // D / C <= 448
 constexpr int kMaxWarps = 16;    // workers + owners: 512 threads, 128 registers each
 constexpr int kFewWarps = 12;    // D / C <= 256: 384 threads, 168 registers each (no spills)
-constexpr int kLag = 4;          // tiles between a tile's projection and its collapse
+constexpr int kLag = 2;          // tiles between a tile's projection and its collapse
 constexpr int kRing = 8;         // ring slots; >= kLag + 1, a multiple of the owner count
 constexpr int kGram = 10;        // upper triangle of the 4x4 stream Gram matrix
 
@@ -192,9 +192,10 @@ __device__ __forceinline__ void split_tf32(float f, uint32_t& hi, uint32_t& lo) 
 }
 
 // A lane's streams of one tile: 2 tokens (g, g+8) x 4 streams x 8 d; zeros past the last token.
-// kReadOnly: through the non-coherent path, which only data no thread of the kernel writes may take
-// (the fused op re-reads its own residual_out with plain loads).
-template <bool kReadOnly = true>
+// kLastUse: the collapse's re-read, the tile's last use: a coherent streaming load (the fused op
+// re-reads its own residual_out) that marks the lines evict-first, so that L2 keeps the tiles still
+// waiting for their collapse rather than those already collapsed. Else the non-coherent path.
+template <bool kLastUse = false>
 __device__ __forceinline__ void load_streams(const bf16* base, int64_t tokens, int64_t hidden, int64_t tile,
                                              int64_t d, int g, uint4 (&r)[2][kN]) {
 #pragma unroll
@@ -203,7 +204,7 @@ __device__ __forceinline__ void load_streams(const bf16* base, int64_t tokens, i
 #pragma unroll
     for (int i = 0; i < kN; ++i) {
       const uint4* src = reinterpret_cast<const uint4*>(base + (t * kN + i) * hidden + d);
-      r[h][i] = t >= tokens ? make_uint4(0, 0, 0, 0) : kReadOnly ? __ldg(src) : *src;
+      r[h][i] = t >= tokens ? make_uint4(0, 0, 0, 0) : kLastUse ? __ldcs(src) : __ldg(src);
     }
   }
 }
@@ -402,7 +403,7 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
     const int jc = j - kLag;
     uint4 r[2][kN];
     if (kEarly && jc >= 0)
-      load_streams<M != Mode::kFused>(collapse_src, pp.tokens, hidden, first_tile + jc * tile_step, d, g, r);
+      load_streams<true>(collapse_src, pp.tokens, hidden, first_tile + jc * tile_step, d, g, r);
     if (j < ntiles) {
       const int s = j % kRing;
       const int64_t tile = first_tile + j * tile_step;
@@ -523,7 +524,7 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
     if (jc >= 0) {
       const int s = jc % kRing;
       const int64_t tile = first_tile + jc * tile_step;
-      if (!kEarly) load_streams<M != Mode::kFused>(collapse_src, pp.tokens, hidden, tile, d, g, r);
+      if (!kEarly) load_streams<true>(collapse_src, pp.tokens, hidden, tile, d, g, r);
       mbar_wait(&sh.weights_full[s], (jc / kRing) & 1);
       const bf16* weight = M == Mode::kHead ? nullptr : pp.norm_weight;
       float wv[8];
