@@ -1,4 +1,5 @@
-// Fast path of mhc_pre / mhc_fused_post_pre / hc_head for hc_mult n = 4 on sm_90: a software
+// Fast path of mhc_pre / mhc_fused_post_pre / hc_head / mhc_pre_delayed (streams entry) for
+// hc_mult n = 4 on sm_90: a software
 // pipeline over 16-token tiles in which no CTA ever waits for a whole tile's reduction chain.
 //
 // Why: the per-tile chain (projection, cluster reduction, RMS, sigmoids, a 20-step Sinkhorn,
@@ -10,9 +11,11 @@
 // A cluster of C CTAs (16, or 8 when D is not a multiple of 512) splits the hidden dim: CTA q owns
 // d in [q*D/C, (q+1)*D/C) of all 4 streams; worker warp w 32 consecutive d; lane (g, c) =
 // (lane/4, lane%4) 8 consecutive d of tokens g and g+8 of a tile. fn's slice (24 rows x 4*D/C) sits
-// in shared memory (staged) or is read from L2 when the cluster runs one tile (decode). Roles:
-//  - worker warps, iteration j: project tile j (mma.m16n8k8 tf32 with fn split exactly into hi + lo
-//    tf32 parts; bf16 X is exact in tf32, so the sum is fp32-accurate, not TF32), reduce it over
+// in shared memory (staged) or is read from L2 when the cluster runs one tile (decode); see Engine
+// for its three forms (bf16 hi/mid/lo parts with bf16 mma where they fit, else tf32 hi + lo; either
+// way exact to fp32, not TF32). The sum of squares and the Gram matrix run on the tensor cores too
+// (the diagonal of X_i X_k^T). Roles:
+//  - worker warps, iteration j: project tile j, reduce it over
 //    the CTA's warps and push the CTA partial of every token to the token's owner CTA with
 //    st.async (the bytes complete the owner's mbarrier); then collapse tile j - kLag, whose pre
 //    weights arrived meanwhile, re-reading its residual from L2 (it was read kLag tiles ago);
@@ -29,9 +32,11 @@
 // known to the owner with the pre weights, so the norm costs no second round trip.
 // The fused op first applies mhc_post to the tile in registers, stores the bf16 residual_out and
 // projects exactly those rounded values; its collapse re-reads residual_out. Every reduction order
-// depends only on D: batch-invariant.
-// Measured (H100, benchmarks/NOTES.md): the workers never wait for weights, so the chain is off the
-// critical path; what bounds the kernel now is the workers' own instruction stream per tile.
+// depends only on D: batch-invariant. mhc_pre_delayed (DeepSeek-V4.1) is mhc_pre whose owners store
+// the new pre weights and hand the carried ones (or stream 0 alone) to the collapse.
+// Measured (H100, benchmarks/NOTES.md): the workers rarely wait for weights, so the chain is off the
+// critical path; what bounds the kernel is the workers' latency per tile (12 warps per SM, ~1000
+// instructions per worker and tile at ~10 cycles each) and the L2 hit rate of the re-read.
 #pragma once
 
 #include <cooperative_groups.h>
