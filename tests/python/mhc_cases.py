@@ -73,10 +73,11 @@ CASES = [
     Case((65537,), 2, 16, norm=True, repeat=7),  # past 2^16 tokens (GPU grid limits)
     # The CUDA n = 4 pipelined path: 16 CTAs (D % 512 == 0) or 8 (D % 256 == 0), fn streamed from L2
     # (one tile per cluster) or staged in shared memory (several), large T with spread magnitudes;
-    # T = 4099 and 2500 give every cluster more tiles than the pipeline's lag (4) and ring (8), and
+    # T = 4099 and 2500 give every cluster more tiles than the pipeline's lag (2) and ring (8), and
     # a partial last tile.
     Case((19,), 4, 5120, rms_eps=1e-20),
     Case((4099,), 4, 4096, norm=True),
+    Case((1500,), 4, 4096, rms_eps=1e-20),  # the bf16-part engine without the norm (sum of squares)
     Case((2500,), 4, 7168, rms_eps=1e-20),
     Case((300,), 4, 1280, norm=True),
     Case((65536,), 4, 256, norm=True),

@@ -30,6 +30,11 @@ CASES = [
     Case((33,), 4, 1029),
     Case((128,), 8, 513, repeat=7, mult=1.0),
     Case((300,), 4, 1280, norm=True, norm_eps=1e-20),
+    # CUDA n = 4 pipeline: bf16-part engine (D = 4096) and fp32 slice (D = 7168), many tiles per
+    # cluster, T not a multiple of the 16-token tile (lag and ring edges).
+    Case((2077,), 4, 4096, norm=True),
+    Case((1500,), 4, 4096, rms_eps=1e-20),
+    Case((700,), 4, 7168, norm=True),
     Case((2, 3), 4, 256, norm=True, rms_eps=1e-20),
     Case((), 4, 513, norm=True),
 ]
