@@ -3,6 +3,7 @@
 shape-restating ones are checked."""
 
 import math
+import re
 
 import pytest
 import torch
@@ -78,6 +79,28 @@ def test_hc_head_both_vllm_forms(device):
     assert_same(out, native)
     with pytest.raises(ValueError, match=r"hs_flat must be \[T, hc_mult=4, hidden_size=255\]"):
         vllm.hc_head_fused_kernel(residual, head_fn, head_scale, head_base, out, D - 1, 1e-6, 1e-6, N)
+
+
+def test_mhc_post_hc_head_as_vllm_calls_it(device):
+    """vLLM's final seam: `mhc_post_hc_head_fused` (post + hc_head) and `mhc_post_hc_head_norm_fused`
+    (+ final norm; its MTP variant writes the first T rows of the persistent [max_tokens, n * D] stash)."""
+    residual, x, post, comb, _, _, _, norm_w, head_fn, head_scale, head_base = mhc_inputs(device, seed=4)
+    post2 = post[..., 0].contiguous()  # vLLM passes post as [T, n, 1] or [T, n]
+    args = (x, residual, post2, comb, head_fn, head_scale, head_base)
+    assert_same(vllm.mhc_post_hc_head_fused(*args, 1e-6, 1e-3),
+                OPS.mhc_post_hc_head(*args, 1e-6, 1e-3, None, 1e-6, None))
+    native = OPS.mhc_post_hc_head(*args, 1e-6, 1e-3, norm_w, 1e-5, None)
+    assert_same(vllm.mhc_post_hc_head_norm_fused(*args, norm_w, 1e-6, 1e-3, 1e-5), native)
+    buffer = torch.full((2 * T + 3, N * D), float("nan"), dtype=torch.bfloat16, device=device)
+    out = vllm.mhc_post_hc_head_norm_fused(*args, norm_w, 1e-6, 1e-3, 1e-5, mtp_buffer=buffer)
+    assert_same(out, native)
+    assert_same(buffer[:T], OPS.mhc_post(x, residual, post2, comb).flatten(1))
+    assert bool(buffer[T:].isnan().all()), "wrote past the first T rows"
+    for bad, got in ((buffer[:T - 1], f"[{T - 1}, {N * D}]"), (buffer[:, :-8], f"[{2 * T + 3}, {N * D - 8}]"),
+                     (buffer.float(), f"float32 [{2 * T + 3}, {N * D}]")):
+        with pytest.raises(ValueError, match=re.escape(f"mtp_buffer must be a contiguous bfloat16 [rows >= T={T}, "
+                                                       f"n * D={N * D}], got ") + ".*" + re.escape(got)):
+            vllm.mhc_post_hc_head_norm_fused(*args, norm_w, 1e-6, 1e-3, 1e-5, mtp_buffer=bad)
 
 
 def padded_logits(rows, width, device, seed=0):
