@@ -58,6 +58,26 @@ def test_mhc_pre_delayed_as_vllm_v41_calls_it(device):
                 OPS.mhc_pre_delayed(residual, fn, scale, base, *SCALARS, pre_mix, None, norm_w, 1e-6))
 
 
+def test_v41_seam_as_vllm_calls_it(device):
+    """vLLM's DeepSeek-V4.1 seam: `mhc_fused_post_pre_delayed_tilelang` and its dispatcher `mhc_shifted_post_pre`
+    with the decoder's keywords, vLLM's six outputs (the last: the stream mean with capture_aux, else [0, D])."""
+    residual, x, post, comb, fn, scale, base, norm_w, *_ = mhc_inputs(device, seed=5)
+    pre_mix = (post[..., 0] / 2 + 0.5).contiguous()
+    native = OPS.mhc_fused_post_pre_delayed(x, residual, post, comb, fn, scale, base, *SCALARS, pre_mix, norm_w, 1e-6)
+    for seam in (vllm.mhc_fused_post_pre_delayed, vllm.mhc_shifted_post_pre):
+        outs = seam(x, residual, post, comb, fn, scale, base, *SCALARS, pre_mix=pre_mix, norm_weight=norm_w,
+                    norm_eps=1e-6)
+        assert_same(outs[:5], native)
+        assert outs[5].shape == (0, D) and outs[5].dtype == torch.bfloat16
+    outs = vllm.mhc_shifted_post_pre(x, residual, post, comb, fn, scale, base, *SCALARS, None, norm_w, None, True,
+                                     stream=None)
+    assert_same(outs[:5], OPS.mhc_fused_post_pre_delayed(x, residual, post, comb, fn, scale, base, *SCALARS, None,
+                                                         norm_w, 1e-6))
+    assert_same(outs[5], outs[0].float().mean(1).to(torch.bfloat16))
+    with pytest.raises(ValueError, match="reduce_results=True"):
+        vllm.mhc_shifted_post_pre(x, residual, post, comb, fn, scale, base, *SCALARS, reduce_results=True)
+
+
 def test_mhc_post_and_fused_post_pre_as_vllm_calls_them(device):
     residual, x, post, comb, fn, scale, base, norm_w, *_ = mhc_inputs(device)
     assert_same(vllm.mhc_post(x, residual, post, comb), OPS.mhc_post(x, residual, post, comb))

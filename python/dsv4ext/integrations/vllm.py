@@ -53,6 +53,41 @@ def mhc_fused_post_pre(x: Tensor, residual: Tensor, post_layer_mix: Tensor, comb
                                   _norm_eps(norm_eps))
 
 
+def mhc_fused_post_pre_delayed(x: Tensor, residual: Tensor, post_layer_mix: Tensor, comb_res_mix: Tensor, fn: Tensor,
+                               hc_scale: Tensor, hc_base: Tensor, rms_eps: float, hc_pre_eps: float,
+                               hc_sinkhorn_eps: float, hc_post_mult_value: float, sinkhorn_repeat: int,
+                               pre_mix: Optional[Tensor] = None, norm_weight: Optional[Tensor] = None,
+                               norm_eps: Optional[float] = 1e-6,
+                               capture_aux: bool = False) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
+    """vLLM's DeepSeek-V4.1 seam `mhc_fused_post_pre_delayed_tilelang`: (residual, post_mix [..., n, 1],
+    comb_mix, layer_input, new pre_mix, aux), vLLM's order. aux is the draft model's stream mean
+    `residual.mean(dim=1)` [T, D] bf16 with capture_aux (computed after the op, a second read of the
+    streams; vLLM folds it into its collapse), else an empty [0, D] tensor as vLLM returns."""
+    outs = OPS.mhc_fused_post_pre_delayed(x, residual, post_layer_mix, comb_res_mix, fn, hc_scale, hc_base, rms_eps,
+                                          hc_pre_eps, hc_sinkhorn_eps, hc_post_mult_value, sinkhorn_repeat, pre_mix,
+                                          norm_weight, _norm_eps(norm_eps))
+    aux = outs[0].mean(dim=-2) if capture_aux else x.new_empty(0, x.shape[-1])
+    return (*outs, aux)
+
+
+def mhc_shifted_post_pre(x: Tensor, residual: Tensor, post_layer_mix: Tensor, comb_res_mix: Tensor, fn: Tensor,
+                         hc_scale: Tensor, hc_base: Tensor, rms_eps: float, hc_pre_eps: float, hc_sinkhorn_eps: float,
+                         hc_post_mult_value: float, sinkhorn_repeat: int, pre_mix: Optional[Tensor] = None,
+                         norm_weight: Optional[Tensor] = None, norm_eps: Optional[float] = 1e-6,
+                         capture_aux: bool = False, *, stream=None,
+                         reduce_results: bool = False) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
+    """vLLM's DeepSeek-V4.1 seam dispatcher (`vllm/models/deepseek_v41/nvidia/ops/mhc.py`), as
+    `mhc_fused_post_pre_delayed`. `stream` (vLLM's side stream for the coefficients) is accepted and
+    not used: every output is ready on the current stream, so the caller's join is a no-op.
+    reduce_results (vLLM's fused tensor-parallel all-reduce of x) is not supported: reduce x first."""
+    if reduce_results:
+        raise ValueError("mhc_shifted_post_pre: reduce_results=True (the fused TP all-reduce) is not supported; "
+                         "all-reduce x first and pass reduce_results=False")
+    return mhc_fused_post_pre_delayed(x, residual, post_layer_mix, comb_res_mix, fn, hc_scale, hc_base, rms_eps,
+                                      hc_pre_eps, hc_sinkhorn_eps, hc_post_mult_value, sinkhorn_repeat, pre_mix,
+                                      norm_weight, norm_eps, capture_aux)
+
+
 def mhc_post_hc_head_fused(x: Tensor, residual: Tensor, post_layer_mix: Tensor, comb_res_mix: Tensor,
                            hc_head_fn: Tensor, hc_head_scale: Tensor, hc_head_base: Tensor, rms_norm_eps: float,
                            hc_eps: float) -> Tensor:
