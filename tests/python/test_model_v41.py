@@ -11,10 +11,12 @@ import inspect
 import pytest
 import torch
 
+from dsv4ext import ops
 from dsv4ext import reference as ref
 from dsv4ext.model import (DecoderLayer, DecoderLayerV41, DeepseekV41Config, DeepseekV41Model, HC_POST_MULT,
                            checkpoint_tensors, load_state)
 from dsv4ext.model.toy import ToyAttention, ToyFFN
+from mhc_cases import assert_same
 from model_cases import CONFIG, F32, FFN_SIZE, rms_norm, synthetic_checkpoint
 from test_model import TOL_DS_FLOW, TOL_FUSED_NORM_FLOW, assert_within, inputs
 
@@ -63,6 +65,30 @@ def test_forward_matches_unfused_v41_flow(loaded, device):
         assert_within(hidden, want, tol, f"{flow}, final hidden")
         assert_within(model.compute_logits(hidden), model.head(want).float(), tol, f"{flow}, logits")
     loaded.to("cpu")
+
+
+def unfused_layer(layer: DecoderLayerV41, x, pos, ids, post, comb, residual, pre_mix):
+    """A later V4.1 layer with each seam as two ops: the post, then the next sub-layer's delayed pre."""
+    residual = layer.hc_attn.post(x, residual, post, comb)
+    post, comb, h, attn_pre = layer.hc_attn.pre_delayed(residual, pre_mix, None, layer.attn_norm.weight,
+                                                        layer.attn_norm.eps)
+    residual = layer.hc_ffn.post(layer.attn(pos, h), residual, post, comb)
+    post, comb, h, ffn_pre = layer.hc_ffn.pre_delayed(residual, attn_pre, None, layer.ffn_norm.weight,
+                                                      layer.ffn_norm.eps)
+    return layer.ffn(h, ids), residual, post, comb, ffn_pre
+
+
+def test_seams_run_as_one_fused_op(loaded, monkeypatch):
+    """Both seams of a later layer are one mhc_fused_post_pre_delayed each, bitwise the unfused pair on
+    the CPU (the op's contract)."""
+    ids, pos = inputs("cpu")
+    x, residual, post, comb, pre = loaded.layers[0](loaded.embed(ids), pos, ids)
+    calls = []
+    fused_op = ops.mhc_fused_post_pre_delayed
+    monkeypatch.setattr(ops, "mhc_fused_post_pre_delayed", lambda *a: calls.append(1) or fused_op(*a))
+    got = loaded.layers[1](x, pos, ids, post, comb, residual, pre)
+    assert len(calls) == 2
+    assert_same(got, unfused_layer(loaded.layers[1], x, pos, ids, post, comb, residual, pre))
 
 
 def test_pre_mix_is_carried(loaded):

@@ -68,7 +68,8 @@ class DecoderLayer(nn.Module):
 
 class DecoderLayerV41(DecoderLayer):
     """DeepSeek-V4.1: the same modules and weights; each sub-layer's input is collapsed with the pre
-    weights of the sub-layer before it (mhc_pre_delayed), and the layer hands its FFN's on."""
+    weights of the sub-layer before it (mhc_pre_delayed), and the layer hands its FFN's on. Seams (a
+    post, then the next sub-layer's delayed pre) run as one mhc_fused_post_pre_delayed."""
 
     def forward(self, x: Tensor, positions: Tensor, input_ids: Tensor, post_mix: Optional[Tensor] = None,
                 res_mix: Optional[Tensor] = None, residual: Optional[Tensor] = None,
@@ -91,11 +92,10 @@ class DecoderLayerV41(DecoderLayer):
         elif post_mix is None or res_mix is None or pre_mix is None:
             raise ValueError("DecoderLayerV41: residual was given without post_mix, res_mix and pre_mix; pass "
                              "all four (the previous layer's deferred state) or none (first layer)")
-        else:
-            residual = self.hc_attn.post(x, residual, post_mix, res_mix)
-            post_mix, res_mix, h, attn_pre = self.hc_attn.pre_delayed(residual, pre_mix, None, *attn_norm)
+        else:  # the seam: the previous layer's FFN post, then this attention's delayed pre, one op
+            residual, post_mix, res_mix, h, attn_pre = self.hc_attn.fused_post_pre_delayed(
+                x, residual, post_mix, res_mix, pre_mix, *attn_norm)
         a = self.attn(positions, h)
-        residual = self.hc_ffn.post(a, residual, post_mix, res_mix)
-        post_mix, res_mix, h, ffn_pre = self.hc_ffn.pre_delayed(residual, attn_pre, None, self.ffn_norm.weight,
-                                                                self.ffn_norm.eps)
+        residual, post_mix, res_mix, h, ffn_pre = self.hc_ffn.fused_post_pre_delayed(
+            a, residual, post_mix, res_mix, attn_pre, self.ffn_norm.weight, self.ffn_norm.eps)
         return self.ffn(h, input_ids), residual, post_mix, res_mix, ffn_pre
