@@ -4,7 +4,7 @@ full streams with the carried pre weights, a separate RMSNorm or the fused one, 
 post; the tail: the last post, the collapse with the last FFN's pre weights, the final norm). The
 first layer's broadcast entry (x with fn summed over its column blocks) is checked against the
 reference's pre on the n copies with the full fn. Also: checkpoint names (V4's without hc_head_*,
-both namings), the decoder-layer contract, and the config's MTP guard."""
+both namings), the decoder-layer contract, and the seams as one fused op. The MTP: test_model_v41_mtp.py."""
 
 import inspect
 
@@ -37,11 +37,14 @@ def loaded():
     return model
 
 
-def reference_hidden(model: DeepseekV41Model, ids, pos, fuse_norms: bool) -> torch.Tensor:
-    n = V41.hc_mult
-    h = model.embed(ids).unsqueeze(-2).expand(-1, n, -1).contiguous()
-    pre_mix = None
-    for layer in model.layers:
+def reference_flow(blocks, h: torch.Tensor, ids, pos, fuse_norms: bool):
+    """The unfused V4.1 flow over decoder blocks from streams h [T, n, D] with no carried pre weights (the
+    first pre on the n streams with the full fn): every sub-layer's delayed pre (a separate RMSNorm or the
+    fused one), the sub-layer, its own post. Returns (the last streams, the last FFN's pre weights, the
+    streams entering each block)."""
+    pre_mix, entering = None, []
+    for layer in blocks:
+        entering.append(h)
         subs = ((layer.hc_attn, layer.attn_norm, lambda y: layer.attn(pos, y)),
                 (layer.hc_ffn, layer.ffn_norm, lambda y: layer.ffn(y, ids)))
         for hc, norm, run in subs:
@@ -50,8 +53,17 @@ def reference_hidden(model: DeepseekV41Model, ids, pos, fuse_norms: bool) -> tor
                                                          V41.hc_eps, HC_POST_MULT, V41.hc_sinkhorn_iters, pre_mix,
                                                          None, w, V41.rms_norm_eps, **F32)
             h = ref.mhc_post(run(y if fuse_norms else rms_norm(y, norm.weight)), h, post, comb, **F32)
-    collapsed = (pre_mix.unsqueeze(-1) * h.float()).sum(-2).to(torch.bfloat16)
-    return rms_norm(collapsed, model.norm.weight)
+    return h, pre_mix, entering
+
+
+def collapse(h: torch.Tensor, pre_mix: torch.Tensor) -> torch.Tensor:
+    return (pre_mix.unsqueeze(-1) * h.float()).sum(-2).to(torch.bfloat16)
+
+
+def reference_hidden(model: DeepseekV41Model, ids, pos, fuse_norms: bool) -> torch.Tensor:
+    h = model.embed(ids).unsqueeze(-2).expand(-1, V41.hc_mult, -1).contiguous()
+    h, pre_mix, _ = reference_flow(model.layers, h, ids, pos, fuse_norms)
+    return rms_norm(collapse(h, pre_mix), model.norm.weight)
 
 
 def test_forward_matches_unfused_v41_flow(loaded, device):
@@ -115,15 +127,13 @@ def test_checkpoint_names_are_v4_without_hc_head(loaded):
 
 
 def test_decoder_layer_contract(loaded):
-    """V4's forward signature plus pre_mix last; a later layer needs the whole carried state."""
+    """V4's forward signature plus pre_mix last (and the keyword-only MTP tap aux_out); a later layer
+    needs the whole carried state."""
     v4 = list(inspect.signature(DecoderLayer.forward).parameters)
-    assert list(inspect.signature(DecoderLayerV41.forward).parameters) == v4 + ["pre_mix"]
+    params = inspect.signature(DecoderLayerV41.forward).parameters
+    assert list(params) == v4 + ["pre_mix", "aux_out"]
+    assert params["aux_out"].kind == inspect.Parameter.KEYWORD_ONLY
     ids, pos = inputs("cpu")
     x, residual, post, comb, _ = loaded.layers[0](loaded.embed(ids), pos, ids)
     with pytest.raises(ValueError, match="without post_mix, res_mix and pre_mix"):
         loaded.layers[1](x, pos, ids, post, comb, residual)
-
-
-def test_config_has_no_mtp_yet():
-    with pytest.raises(NotImplementedError, match="num_nextn_predict_layers must be 0"):
-        DeepseekV41Config(vocab_size=8, hidden_size=16, num_hidden_layers=1, num_nextn_predict_layers=1)

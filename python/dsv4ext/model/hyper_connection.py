@@ -77,6 +77,12 @@ class HyperConnection(nn.Module):
                                               norm_weight, norm_eps)
 
 
+def collapse_streams(streams: Tensor, pre_mix: Tensor) -> Tensor:
+    """DeepSeek-V4.1's tail (no learned hc_head): the streams [T, n, D] collapsed with the last FFN's pre
+    weights [T, n], an fp32 weighted sum rounded once to bf16 [T, D] (vLLM's hc_collapse)."""
+    return (pre_mix.unsqueeze(-1) * streams.float()).sum(-2).to(torch.bfloat16)
+
+
 class HCHead(nn.Module):
     """Head mix fn [n, n*D], base [n], scale [1]: collapses the streams [T, n, D] to [T, D] before the
     final norm. The model and every MTP layer own one each (`hc_head_*`, `mtp.{i}.hc_head_*`)."""
