@@ -15,7 +15,8 @@ import dsv4ext
 from dsv4ext.bench.cases import N, OPS as SPECS, mhc_args, mhc_floor_bytes, mhc_ref_args
 from dsv4ext.bench.timing import copy_bandwidth, device_meta, time_cuda, write_results
 
-MHC_OPS = ["mhc_pre", "mhc_pre_delayed", "mhc_post", "mhc_fused_post_pre", "hc_head", "mhc_post_hc_head"]
+MHC_OPS = ["mhc_pre", "mhc_pre_delayed", "mhc_post", "mhc_fused_post_pre", "mhc_fused_post_pre_delayed", "hc_head",
+           "mhc_post_hc_head"]
 REF = {op: SPECS[op].baseline() for op in MHC_OPS}  # dsv4ext.reference in float32
 OPS = {op: getattr(torch.ops.dsv4ext, op) for op in MHC_OPS}
 

@@ -3,6 +3,7 @@ add_library(dsv4ext_cuda STATIC
   csrc/cuda/device_info.cu
   csrc/cuda/hc_head.cu
   csrc/cuda/mhc_fused_post_pre.cu
+  csrc/cuda/mhc_fused_post_pre_delayed.cu
   csrc/cuda/mhc_post.cu
   csrc/cuda/mhc_post_hc_head.cu
   csrc/cuda/mhc_pre.cu

@@ -3,6 +3,7 @@
 set(DSV4EXT_HIP_KERNEL_SOURCES
   ${PROJECT_SOURCE_DIR}/csrc/hip/hc_head.hip
   ${PROJECT_SOURCE_DIR}/csrc/hip/mhc_fused_post_pre.hip
+  ${PROJECT_SOURCE_DIR}/csrc/hip/mhc_fused_post_pre_delayed.hip
   ${PROJECT_SOURCE_DIR}/csrc/hip/mhc_post.hip
   ${PROJECT_SOURCE_DIR}/csrc/hip/mhc_post_hc_head.hip
   ${PROJECT_SOURCE_DIR}/csrc/hip/mhc_pre.hip

@@ -29,6 +29,9 @@ def main():
             ops.mhc_pre_delayed(r, fn, sc, base, norm_weight=norm)
             ops.mhc_pre_delayed(r, fn, sc, base, pre_mix=pre_mix, norm_weight=norm)
             ops.mhc_pre_delayed(r, fn_b, sc, base, x=x, norm_weight=norm)
+            # DeepSeek-V4.1's seam: carried pre_mix, and stream 0 without one
+            ops.mhc_fused_post_pre_delayed(x, r, post, comb, fn, sc, base, pre_mix=pre_mix, norm_weight=norm)
+            ops.mhc_fused_post_pre_delayed(x, r, post, comb, fn, sc, base, norm_weight=norm)
         ops.mhc_post(x, r, post, comb)
         ops.hc_head(r, fn[:n], sc[:1], base[:n])
         for norm in (None, w):  # with and without the stash (streams_out)

@@ -44,6 +44,9 @@ const Variants<MhcPreDelayedParams> kMhcPreDelayed{&cpu::mhc_pre_delayed, DSV4_S
 const Variants<MhcPostParams> kMhcPost{&cpu::mhc_post, DSV4_SM90(mhc_post) DSV4_CDNA(mhc_post)};
 const Variants<MhcFusedParams> kMhcFused{&cpu::mhc_fused_post_pre, DSV4_SM90(mhc_fused_post_pre)
                                              DSV4_CDNA(mhc_fused_post_pre)};
+const Variants<MhcFusedDelayedParams> kMhcFusedDelayed{&cpu::mhc_fused_post_pre_delayed,
+                                                        DSV4_SM90(mhc_fused_post_pre_delayed)
+                                                            DSV4_CDNA(mhc_fused_post_pre_delayed)};
 const Variants<MhcPreParams> kHcHead{&cpu::hc_head, DSV4_SM90(hc_head) DSV4_CDNA(hc_head)};
 const Variants<MhcPostHeadParams> kMhcPostHead{&cpu::mhc_post_hc_head, DSV4_SM90(mhc_post_hc_head)
                                                    DSV4_CDNA(mhc_post_hc_head)};
@@ -117,6 +120,9 @@ void launch_mhc_pre_delayed(const ArgCheck& c, const Tensor& on, const MhcPreDel
 void launch_mhc_post(const ArgCheck& c, const Tensor& on, const MhcPostParams& p) { run(kMhcPost, c, on, p); }
 void launch_mhc_fused_post_pre(const ArgCheck& c, const Tensor& on, const MhcFusedParams& p) {
   run(kMhcFused, c, on, p);
+}
+void launch_mhc_fused_post_pre_delayed(const ArgCheck& c, const Tensor& on, const MhcFusedDelayedParams& p) {
+  run(kMhcFusedDelayed, c, on, p);
 }
 void launch_hc_head(const ArgCheck& c, const Tensor& on, const MhcPreParams& p) { run(kHcHead, c, on, p); }
 void launch_mhc_post_hc_head(const ArgCheck& c, const Tensor& on, const MhcPostHeadParams& p) {

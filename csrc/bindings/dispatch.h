@@ -12,6 +12,7 @@ void launch_mhc_pre(const ArgCheck& check, const Tensor& on, const MhcPreParams&
 void launch_mhc_pre_delayed(const ArgCheck& check, const Tensor& on, const MhcPreDelayedParams& p);
 void launch_mhc_post(const ArgCheck& check, const Tensor& on, const MhcPostParams& p);
 void launch_mhc_fused_post_pre(const ArgCheck& check, const Tensor& on, const MhcFusedParams& p);
+void launch_mhc_fused_post_pre_delayed(const ArgCheck& check, const Tensor& on, const MhcFusedDelayedParams& p);
 void launch_hc_head(const ArgCheck& check, const Tensor& on, const MhcPreParams& p);
 void launch_mhc_post_hc_head(const ArgCheck& check, const Tensor& on, const MhcPostHeadParams& p);
 void launch_sinkhorn(const ArgCheck& check, const Tensor& on, const SinkhornParams& p);

@@ -155,6 +155,19 @@ void fill_post(const ArgCheck& c, const StreamShape& s, const Tensor& residual, 
   p.hidden = s.hidden;
 }
 
+// The carried pre_mix [..., n] fp32 of a delayed pre (null when not given) and the new_pre output
+// [..., n] fp32, into `p`.
+Tensor fill_delayed(const ArgCheck& c, const StreamShape& s, const Tensor& residual,
+                    const std::optional<Tensor>& pre_mix, MhcPreDelayedParams& p) {
+  if (pre_mix.has_value()) {
+    check_fp32(c, *pre_mix, "pre_mix", s.with({s.n}), residual, "residual");
+    p.pre_mix = static_cast<const float*>(pre_mix->const_data_ptr());
+  }
+  Tensor new_pre = torch::stable::new_empty(residual, s.with({s.n}), ScalarType::Float);
+  p.new_pre = static_cast<float*>(new_pre.mutable_data_ptr());
+  return new_pre;
+}
+
 }  // namespace
 
 std::tuple<Tensor, Tensor, Tensor> mhc_pre(Tensor residual, Tensor fn, Tensor hc_scale, Tensor hc_base,
@@ -191,13 +204,8 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> mhc_pre_delayed(
     c.contiguous(*x, "x");
     p.x = static_cast<const bf16*>(x->const_data_ptr());
   }
-  if (pre_mix.has_value()) {
-    check_fp32(c, *pre_mix, "pre_mix", s.with({s.n}), residual, "residual");
-    p.pre_mix = static_cast<const float*>(pre_mix->const_data_ptr());
-  }
+  Tensor new_pre = fill_delayed(c, s, residual, pre_mix, p);
   auto [post, comb, layer_input] = new_pre_outputs(s, residual, p.pre);
-  Tensor new_pre = torch::stable::new_empty(residual, s.with({s.n}), ScalarType::Float);
-  p.new_pre = static_cast<float*>(new_pre.mutable_data_ptr());
   if (s.tokens > 0) launch_mhc_pre_delayed(c, residual, p);
   return {post, comb, layer_input, new_pre};
 }
@@ -229,6 +237,26 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> mhc_fused_post_pre(
   auto [post, comb, layer_input] = new_pre_outputs(s, residual, p.pre);
   if (s.tokens > 0) launch_mhc_fused_post_pre(c, residual, p);
   return {residual_out, post, comb, layer_input};
+}
+
+std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> mhc_fused_post_pre_delayed(
+    Tensor x, Tensor residual, Tensor post_layer_mix, Tensor comb_res_mix, Tensor fn, Tensor hc_scale,
+    Tensor hc_base, double rms_eps, double hc_pre_eps, double hc_sinkhorn_eps, double hc_post_mult_value,
+    int64_t sinkhorn_repeat, std::optional<Tensor> pre_mix, std::optional<Tensor> norm_weight, double norm_eps) {
+  const ArgCheck c("mhc_fused_post_pre_delayed");
+  const StreamShape s = check_streams(c, residual, "residual");
+  MhcFusedDelayedParams p{};
+  fill_post(c, s, residual, x, post_layer_mix, comb_res_mix, p.post);
+  fill_pre(c, s, residual, "residual", s.n * s.hidden, fn, hc_scale, hc_base, rms_eps, hc_pre_eps, hc_sinkhorn_eps,
+           hc_post_mult_value, sinkhorn_repeat, norm_weight, norm_eps, p.pre.pre);
+  Tensor residual_out = torch::stable::new_empty(residual, residual.sizes());
+  p.post.out = static_cast<bf16*>(residual_out.mutable_data_ptr());
+  p.pre.pre.residual = p.post.out;  // the delayed pre reads the stored bf16 residual_out
+  p.pre.x = nullptr;
+  auto [post, comb, layer_input] = new_pre_outputs(s, residual, p.pre.pre);
+  Tensor new_pre = fill_delayed(c, s, residual, pre_mix, p.pre);
+  if (s.tokens > 0) launch_mhc_fused_post_pre_delayed(c, residual, p);
+  return {residual_out, post, comb, layer_input, new_pre};
 }
 
 Tensor sinkhorn(Tensor logits, int64_t repeat, double eps) {

@@ -24,6 +24,10 @@ std::tuple<Tensor, Tensor, Tensor, Tensor> mhc_fused_post_pre(
     Tensor x, Tensor residual, Tensor post_layer_mix, Tensor comb_res_mix, Tensor fn, Tensor hc_scale,
     Tensor hc_base, double rms_eps, double hc_pre_eps, double hc_sinkhorn_eps, double hc_post_mult_value,
     int64_t sinkhorn_repeat, std::optional<Tensor> norm_weight, double norm_eps);
+std::tuple<Tensor, Tensor, Tensor, Tensor, Tensor> mhc_fused_post_pre_delayed(
+    Tensor x, Tensor residual, Tensor post_layer_mix, Tensor comb_res_mix, Tensor fn, Tensor hc_scale,
+    Tensor hc_base, double rms_eps, double hc_pre_eps, double hc_sinkhorn_eps, double hc_post_mult_value,
+    int64_t sinkhorn_repeat, std::optional<Tensor> pre_mix, std::optional<Tensor> norm_weight, double norm_eps);
 Tensor mhc_post_hc_head(Tensor x, Tensor residual, Tensor post_layer_mix, Tensor comb_res_mix, Tensor fn,
                         Tensor hc_scale, Tensor hc_base, double rms_eps, double hc_eps,
                         std::optional<Tensor> norm_weight, double norm_eps, std::optional<Tensor> streams_out);

@@ -20,6 +20,11 @@ STABLE_TORCH_LIBRARY(dsv4ext, m) {
         "float hc_sinkhorn_eps, float hc_post_mult_value, int sinkhorn_repeat, "
         "Tensor? norm_weight=None, float norm_eps=1e-6) -> (Tensor residual_out, Tensor post_mix, "
         "Tensor comb_mix, Tensor layer_input)");
+  m.def("mhc_fused_post_pre_delayed(Tensor x, Tensor residual, Tensor post_layer_mix, Tensor comb_res_mix, "
+        "Tensor fn, Tensor hc_scale, Tensor hc_base, float rms_eps, float hc_pre_eps, "
+        "float hc_sinkhorn_eps, float hc_post_mult_value, int sinkhorn_repeat, Tensor? pre_mix=None, "
+        "Tensor? norm_weight=None, float norm_eps=1e-6) -> (Tensor residual_out, Tensor post_mix, "
+        "Tensor comb_mix, Tensor layer_input, Tensor new_pre)");
   m.def("mhc_post_hc_head(Tensor x, Tensor residual, Tensor post_layer_mix, Tensor comb_res_mix, "
         "Tensor fn, Tensor hc_scale, Tensor hc_base, float rms_eps, float hc_eps, "
         "Tensor? norm_weight=None, float norm_eps=1e-6, Tensor(a!)? streams_out=None) -> Tensor");
@@ -40,6 +45,7 @@ STABLE_TORCH_LIBRARY(dsv4ext, m) {
   m.impl("mhc_pre_delayed", TORCH_BOX(&dsv4::binding::mhc_pre_delayed));        \
   m.impl("mhc_post", TORCH_BOX(&dsv4::binding::mhc_post));                      \
   m.impl("mhc_fused_post_pre", TORCH_BOX(&dsv4::binding::mhc_fused_post_pre));  \
+  m.impl("mhc_fused_post_pre_delayed", TORCH_BOX(&dsv4::binding::mhc_fused_post_pre_delayed)); \
   m.impl("mhc_post_hc_head", TORCH_BOX(&dsv4::binding::mhc_post_hc_head));      \
   m.impl("sinkhorn", TORCH_BOX(&dsv4::binding::sinkhorn));                      \
   m.impl("hc_head", TORCH_BOX(&dsv4::binding::hc_head));                        \

@@ -111,4 +111,13 @@ struct MhcPreDelayedParams {
   float* new_pre;        // [T, n]
 };
 
+// mhc_fused_post_pre_delayed (DeepSeek-V4.1's seam, docs/ops.md): `post` is mhc_post's and writes
+// post.out, the bf16 residual_out, which is `pre.pre.residual`; `pre` is mhc_pre_delayed's on those
+// stored streams (pre.x is null: the broadcast entry does not apply at a seam), collapsing them with
+// the carried pre.pre_mix (null: stream 0) and storing the new pre weights to pre.new_pre.
+struct MhcFusedDelayedParams {
+  MhcPostParams post;
+  MhcPreDelayedParams pre;
+};
+
 }  // namespace dsv4

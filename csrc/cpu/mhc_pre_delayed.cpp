@@ -1,31 +1,13 @@
-// mhc_pre_delayed (DeepSeek-V4.1): mhc_pre's mixes, projected from x (broadcast entry) or the
-// flattened residual; layer_input collapses the residual with the carried pre_mix, not the new one.
-#include "cpu_ops.h"
-#include "mhc_token.h"
+// mhc_pre_delayed (DeepSeek-V4.1): token by token (mhc_pre_delayed_token.h).
+#include "mhc_pre_delayed_token.h"
 
 namespace dsv4::cpu {
 
 void mhc_pre_delayed(const MhcPreDelayedParams& p, const Executor& ex) {
   const MhcPreParams& q = p.pre;
-  const int n = q.hc_mult;
-  const int64_t k = p.x != nullptr ? q.hidden : int64_t(n) * q.hidden;
-  parallel_for(ex, q.tokens, token_grain(n, q.hidden), [&](int64_t begin, int64_t end) {
-    TokenScratch s(n, q.hidden);
-    for (int64_t t = begin; t < end; ++t) {
-      const bf16* streams = q.residual + t * n * q.hidden;
-      upcast(p.x != nullptr ? p.x + t * q.hidden : streams, k, s.x.data());
-      float g[kMaxHcMult * (kMaxHcMult + 2)];
-      project(s.x.data(), q.fn, mhc_mix_rows(n), k, g);
-      const float r = rms_factor(blocked_dot(s.x.data(), s.x.data(), k), k, q.scalars.rms_eps);
-      mhc_token_mixes(g, r, q.hc_scale, q.hc_base, n, q.scalars, p.new_pre + t * n, q.post_mix + t * n,
-                      q.comb_mix + t * n * n);
-      // Without a carried pre_mix the collapse is stream 0 alone (weight 1: exact, even for inf).
-      const int m = p.pre_mix != nullptr ? n : 1;
-      const float one = 1.0f;
-      if (p.x != nullptr) upcast(streams, m * q.hidden, s.x.data());  // else s.x holds the streams
-      collapse_streams(s.x.data(), p.pre_mix != nullptr ? p.pre_mix + t * n : &one, m, q.hidden,
-                       q.norm_weight, q.scalars.norm_eps, s.y.data(), q.layer_input + t * q.hidden);
-    }
+  parallel_for(ex, q.tokens, token_grain(q.hc_mult, q.hidden), [&](int64_t begin, int64_t end) {
+    TokenScratch scratch(q.hc_mult, q.hidden);
+    for (int64_t t = begin; t < end; ++t) mhc_pre_delayed_token(p, t, scratch);
   });
 }
 

@@ -10,6 +10,7 @@ int mhc_pre(const MhcPreParams& p, void* stream);
 int mhc_pre_delayed(const MhcPreDelayedParams& p, void* stream);
 int mhc_post(const MhcPostParams& p, void* stream);
 int mhc_fused_post_pre(const MhcFusedParams& p, void* stream);
+int mhc_fused_post_pre_delayed(const MhcFusedDelayedParams& p, void* stream);
 int hc_head(const MhcPreParams& p, void* stream);
 int mhc_post_hc_head(const MhcPostHeadParams& p, void* stream);
 int sinkhorn(const SinkhornParams& p, void* stream);

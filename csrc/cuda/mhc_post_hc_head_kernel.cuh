@@ -119,6 +119,76 @@ __device__ __forceinline__ void load_fn(const float* src, float (&f)[kW]) {
   }
 }
 
+// Pass 1 over a tile of kT tokens from t0 (the first `live` real), this thread's chunks: each destination
+// stream of mhc_post, rounded once (post_stream; stored to q.out when not null, always with kStore: no
+// branch, which ptxas schedules better), its projections on
+// the kRows rows of fn ([kRows, N*D]) and its sum of squares, accumulated per token into
+// acc[tt * (kRows + 1) + m] (the sum of squares last). One stream at a time (not unrolled): the tile's
+// chunk of stream j is all that waits in registers. Shared with mhc_fused_post_pre_delayed_kernel.cuh.
+template <int N, int kRows, int kT, int kW, bool kStore = false>
+__device__ __forceinline__ void post_project_tile(const MhcPostParams& q, const float* fn, int64_t t0, int live,
+                                                  float (&acc)[kT * (kRows + 1)]) {
+  constexpr int kSums = kRows + 1;
+  const int64_t hidden = q.hidden, k_total = int64_t(N) * hidden;
+  const int64_t chunks = hidden / kW;  // kW == 8: hidden % 8 == 0
+#pragma unroll
+  for (int s = 0; s < kT * kSums; ++s) acc[s] = 0.0f;
+  for (int64_t c = threadIdx.x; c < chunks; c += kThreads) {
+    const int64_t d = c * kW;
+#pragma unroll 1
+    for (int j = 0; j < N; ++j) {
+      float v[kT][kW];
+#pragma unroll
+      for (int tt = 0; tt < kT; ++tt) {
+        if (tt < live) {
+          const int64_t t = t0 + tt;
+          const Packed<kW> s = post_stream<N, kW>(q, t, d, j);
+          if (kStore || q.out != nullptr) store_packed<kW>(q.out + (t * N + j) * hidden + d, s);
+          unpack<kW>(s, v[tt]);
+        } else {
+#pragma unroll
+          for (int e = 0; e < kW; ++e) v[tt][e] = 0.0f;
+        }
+#pragma unroll
+        for (int e = 0; e < kW; ++e) acc[tt * kSums + kRows] += v[tt][e] * v[tt][e];
+      }
+      const float* row = fn + j * hidden + d;
+#pragma unroll
+      for (int m = 0; m < kRows; ++m) {
+        float f[kW];
+        load_fn<kW>(row + m * k_total, f);
+#pragma unroll
+        for (int tt = 0; tt < kT; ++tt)
+#pragma unroll
+          for (int e = 0; e < kW; ++e) acc[tt * kSums + m] += v[tt][e] * f[e];
+      }
+    }
+  }
+}
+
+// The last pass of a norm over the tile's rows of `out` [T, D] (this thread's own bf16 stores of the
+// pass before, read back with plain loads): out = bf16(yb * rsqrt(sums[tt] / D + eps) * w).
+template <int kT, int kW>
+__device__ __forceinline__ void norm_stored_tile(bf16* out, int64_t hidden, int64_t t0, int live, const float* sums,
+                                                 const bf16* weight, float eps) {
+  for (int64_t c = threadIdx.x; c < hidden / kW; c += kThreads) {
+    const int64_t d = c * kW;
+    float nw[kW];
+    unpack<kW>(load_packed<kW>(weight + d), nw);
+#pragma unroll
+    for (int tt = 0; tt < kT; ++tt) {
+      if (tt >= live) break;
+      const float rs = rms_factor(sums[tt], hidden, eps);
+      bf16* row = out + (t0 + tt) * hidden + d;
+      float yb[kW];
+      unpack<kW>(load_packed<kW, false>(row), yb);
+#pragma unroll
+      for (int e = 0; e < kW; ++e) yb[e] = yb[e] * rs * nw[e];
+      store_packed<kW>(row, pack<kW>(yb));
+    }
+  }
+}
+
 template <int N, bool kVec>
 __global__ void __launch_bounds__(kThreads, 2) mhc_post_hc_head_kernel(MhcPostHeadParams p) {
   constexpr int kW = kVec ? 8 : 1;
@@ -141,41 +211,7 @@ __global__ void __launch_bounds__(kThreads, 2) mhc_post_hc_head_kernel(MhcPostHe
 
     // Pass 1: post, stash, projections and sums of squares of the rounded streams.
     float acc[kT * kSums];
-#pragma unroll
-    for (int s = 0; s < kT * kSums; ++s) acc[s] = 0.0f;
-    for (int64_t c = threadIdx.x; c < chunks; c += kThreads) {
-      const int64_t d = c * kW;
-      // One stream at a time (not unrolled): the tile's chunk of stream j is all that waits in
-      // registers, which keeps two CTAs per SM.
-#pragma unroll 1
-      for (int j = 0; j < N; ++j) {
-        float v[kT][kW];
-#pragma unroll
-        for (int tt = 0; tt < kT; ++tt) {
-          if (tt < live) {
-            const int64_t t = t0 + tt;
-            const Packed<kW> s = post_stream<N, kW>(q, t, d, j);
-            if (q.out != nullptr) store_packed<kW>(q.out + (t * N + j) * hidden + d, s);
-            unpack<kW>(s, v[tt]);
-          } else {
-#pragma unroll
-            for (int e = 0; e < kW; ++e) v[tt][e] = 0.0f;
-          }
-#pragma unroll
-          for (int e = 0; e < kW; ++e) acc[tt * kSums + N] += v[tt][e] * v[tt][e];
-        }
-        const float* row = h.fn + j * hidden + d;
-#pragma unroll
-        for (int m = 0; m < N; ++m) {
-          float f[kW];
-          load_fn<kW>(row + m * k_total, f);
-#pragma unroll
-          for (int tt = 0; tt < kT; ++tt)
-#pragma unroll
-            for (int e = 0; e < kW; ++e) acc[tt * kSums + m] += v[tt][e] * f[e];
-        }
-      }
-    }
+    post_project_tile<N, N, kT, kW>(q, h.fn, t0, live, acc);
     block_sum(acc, scratch, sums);
 
     // hc_head's per-token math, the same code as the CPU backend: thread tt owns token t0 + tt.
@@ -223,32 +259,22 @@ __global__ void __launch_bounds__(kThreads, 2) mhc_post_hc_head_kernel(MhcPostHe
     // Pass 3 (final RMSNorm): out = bf16(yb * rsqrt(sum yb^2 / D + eps) * w).
     if (norm_weight != nullptr) {
       block_sum(ss, scratch, sums);
-      for (int64_t c = threadIdx.x; c < chunks; c += kThreads) {
-        const int64_t d = c * kW;
-        float nw[kW];
-        unpack<kW>(load_packed<kW>(norm_weight + d), nw);
-#pragma unroll
-        for (int tt = 0; tt < kT; ++tt) {
-          if (tt >= live) break;
-          const float rs = rms_factor(sums[tt], hidden, h.scalars.norm_eps);
-          bf16* out = h.layer_input + (t0 + tt) * hidden + d;
-          float yb[kW];
-          unpack<kW>(load_packed<kW, false>(out), yb);  // this thread's own pass-2 store
-#pragma unroll
-          for (int e = 0; e < kW; ++e) yb[e] = yb[e] * rs * nw[e];
-          store_packed<kW>(out, pack<kW>(yb));
-        }
-      }
+      norm_stored_tile<kT, kW>(h.layer_input, hidden, t0, live, sums, norm_weight, h.scalars.norm_eps);
     }
     __syncthreads();  // weights and sums are rewritten by the next tile
   }
 }
 
+// The 16-byte chunk path of the post-then-project tile kernels: D % 8 == 0 and every row pointer
+// aligned (null pointers count as aligned).
+inline bool tile_vec(const MhcPostParams& q, const MhcPreParams& h) {
+  return h.hidden % 8 == 0 && aligned16(q.x) && aligned16(q.residual) && aligned16(q.out) && aligned16(h.fn) &&
+         aligned16(h.layer_input) && aligned16(h.norm_weight);
+}
+
 inline int launch_general(const MhcPostHeadParams& p, cudaStream_t stream) {
   const MhcPreParams& h = p.pre;
-  const bool vec = h.hidden % 8 == 0 && aligned16(p.post.x) && aligned16(p.post.residual) &&
-                   aligned16(p.post.out) && aligned16(h.fn) && aligned16(h.layer_input) &&
-                   aligned16(h.norm_weight);
+  const bool vec = tile_vec(p.post, h);
   return dispatch_hc_mult(h.hc_mult, [&](auto n) {
     constexpr int N = decltype(n)::value;
     const unsigned grid = grid_for(h.tokens, tokens_per_tile<N>());

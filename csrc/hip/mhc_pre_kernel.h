@@ -1,10 +1,11 @@
-// mhc_pre, hc_head, the fused post+pre, mhc_post_hc_head and mhc_pre_delayed on CDNA: one kernel
-// template, one workgroup per tile of kTokens consecutive tokens (grid-stride over tiles).
+// mhc_pre, hc_head, the fused post+pre, mhc_post_hc_head, mhc_pre_delayed and the fused post+delayed
+// pre on CDNA: one kernel template, one workgroup per tile of kTokens consecutive tokens (grid-stride
+// over tiles).
 //
 // Each thread owns the d-chunks c = tid, tid + 256, ... of the tile: a chunk is 8 consecutive d of
 // all n streams (16-byte loads) or 1 d when D % 8 != 0 or a pointer is unaligned, so no element is
 // skipped and the same thread touches the same addresses in every pass.
-//   Pass 0 (fused op only) applies the post of mhc_post_kernel.h to the tile and stores the new
+//   Pass 0 (fused ops only) applies the post of mhc_post_kernel.h to the tile and stores the new
 //     residual, rounded once; the passes below read those stored values (§3.7), each thread only
 //     its own stores.
 //   Pass 1 reads the tile's residual (mhc_pre, hc_head: once from HBM; fused: the pass-0 stores,
@@ -24,6 +25,8 @@
 // mhc_pre_delayed (kDelayed) is kPre with three differences: pass 1 projects x (one D-wide stream,
 // fn of width D) when given; thread tt stores the new pre weights and takes the carried pre_mix
 // as the collapse weights; without a pre_mix pass 2 collapses stream 0 alone (weight 1: exact).
+// mhc_fused_post_pre_delayed (kFusedDelayed, DeepSeek-V4.1's seam) is kFused's pass 0 (residual_out
+// stored, the passes below read it) with kDelayed's per-token step and collapse (no x at a seam).
 //
 // Store ownership (the AITER sqrsum race, spec §5.1, cannot happen): every per-token value has one
 // writer chosen by index, never by raw lane id after a reduction. block_sum's wave partials are
@@ -49,7 +52,7 @@ namespace dsv4::hip {
 
 constexpr int kPreThreads = 256;  // 4 waves: one per SIMD of a CU
 
-enum class PreMode { kPre, kHead, kFused, kPostHead, kDelayed };
+enum class PreMode { kPre, kHead, kFused, kPostHead, kDelayed, kFusedDelayed };
 
 // mhc_pre_delayed's part of MhcPreDelayedParams (null for the other modes).
 struct DelayedArgs {
@@ -60,6 +63,10 @@ struct DelayedArgs {
 
 // Modes that project with the head's n rows (hc_head, mhc_post_hc_head).
 constexpr bool is_head(PreMode m) { return m == PreMode::kHead || m == PreMode::kPostHead; }
+// Modes that apply a post first and store residual_out (the fused ops).
+constexpr bool is_fused(PreMode m) { return m == PreMode::kFused || m == PreMode::kFusedDelayed; }
+// Modes that collapse with the carried pre_mix and store the new pre weights (DeepSeek-V4.1).
+constexpr bool is_delayed(PreMode m) { return m == PreMode::kDelayed || m == PreMode::kFusedDelayed; }
 
 // Register tiling, checked against the code objects (no scratch on gfx942 or gfx950).
 template <class Arch, int N, PreMode M>
@@ -109,7 +116,7 @@ __device__ __forceinline__ void for_own_chunks(int64_t chunks, int tid, F&& f) {
 // kFused reads MhcFusedParams::post and writes post.out == pre.residual; kPre and kHead use `pre`;
 // kPostHead reads `post`, writes post.out (streams_out) when not null, and uses `pre` as the head
 // (pre.residual unused; norm_weight is the final norm, on the rounded head output); kDelayed uses
-// `pre` and `d`.
+// `pre` and `d`; kFusedDelayed is kFused with `d` (d.x null).
 template <class Arch, int N, PreMode M, bool kVec>
 __global__ void __launch_bounds__(kPreThreads)
 __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre_kernel(MhcFusedParams fp,
@@ -127,8 +134,8 @@ __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre
 
     const MhcPreParams& p = fp.pre;
     const int64_t hidden = p.hidden, k_total = N * hidden;
-    const bool broadcast = M == PreMode::kDelayed && d.x != nullptr;  // uniform
-    const bool identity = M == PreMode::kDelayed && d.pre_mix == nullptr;
+    const bool broadcast = is_delayed(M) && d.x != nullptr;  // uniform
+    const bool identity = is_delayed(M) && d.pre_mix == nullptr;
     const int proj_streams = broadcast ? 1 : N;
     const int64_t k_proj = broadcast ? hidden : k_total;  // projection width (fn's row length)
     const int64_t chunks = hidden / kW;  // kVec: hidden % 8 == 0
@@ -143,7 +150,7 @@ __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre
       const int64_t t0 = tile * kTokens;
       const int live = int(p.tokens - t0 < kTokens ? p.tokens - t0 : kTokens);  // uniform
 
-      if constexpr (M == PreMode::kFused) {
+      if constexpr (is_fused(M)) {
         for_own_chunks(chunks, tid, [&](int64_t c0) {
           for (int tt = 0; tt < live; ++tt) {
             const int64_t t = t0 + tt;
@@ -210,7 +217,7 @@ __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre
                                     kHead ? nullptr : p.comb_mix + t * N * N, w);
 #pragma unroll
         for (int i = 0; i < N; ++i) {
-          if constexpr (M == PreMode::kDelayed) {
+          if constexpr (is_delayed(M)) {
             d.new_pre[t * N + i] = w[i];
             weights[tid * N + i] = identity ? 1.0f : d.pre_mix[t * N + i];
           } else {
@@ -290,7 +297,7 @@ int launch_mhc_pre(const MhcFusedParams& fp, hipStream_t stream, DelayedArgs d =
              aligned16(p.layer_input) &&
              (M == PreMode::kHead || p.norm_weight == nullptr || aligned16(p.norm_weight)) &&
              (d.x == nullptr || aligned16(d.x));
-  if constexpr (M == PreMode::kFused || M == PreMode::kPostHead)
+  if constexpr (is_fused(M) || M == PreMode::kPostHead)
     vec = vec && aligned16(fp.post.x) && aligned16(fp.post.residual) && aligned16(fp.post.out);
   return dispatch_hc_mult(p.hc_mult, [&](auto n) {
     constexpr int N = decltype(n)::value;

@@ -31,9 +31,9 @@ def cmd_info(_args) -> int:
 def cmd_check(args) -> int:
     devices = args.device or check_mod.available_devices()
     results = check_mod.run(devices, seed=args.seed)
-    print(f"{'op':<22} {'device':<7} {'case':<23} {'max error':>10} {'limit':>7}  {'metric':<18} result")
+    print(f"{'op':<26} {'device':<7} {'case':<24} {'max error':>10} {'limit':>7}  {'metric':<18} result")
     for r in results:
-        print(f"{r.op:<22} {r.device:<7} {r.case:<23} {r.error:>10.4g} {r.limit:>7.3g}  {r.unit:<18} "
+        print(f"{r.op:<26} {r.device:<7} {r.case:<24} {r.error:>10.4g} {r.limit:>7.3g}  {r.unit:<18} "
               f"{'PASS' if r.passed else 'FAIL'}")
     failed = [r for r in results if not r.passed]
     print(f"{len(results) - len(failed)}/{len(results)} passed on {', '.join(devices)}")

@@ -45,6 +45,15 @@ def _mhc_fused_post_pre(x, residual, post_layer_mix, comb_res_mix, fn, hc_scale,
     return (torch.empty_like(residual, memory_format=torch.contiguous_format), *_pre_outputs(residual))
 
 
+@register_fake("dsv4ext::mhc_fused_post_pre_delayed")
+def _mhc_fused_post_pre_delayed(x, residual, post_layer_mix, comb_res_mix, fn, hc_scale, hc_base, rms_eps,
+                                hc_pre_eps, hc_sinkhorn_eps, hc_post_mult_value, sinkhorn_repeat, pre_mix=None,
+                                norm_weight=None, norm_eps=1e-6):
+    post, comb, layer_input = _pre_outputs(residual)
+    return (torch.empty_like(residual, memory_format=torch.contiguous_format), post, comb, layer_input,
+            post.new_empty(post.shape[:-1]))
+
+
 @register_fake("dsv4ext::sinkhorn")
 def _sinkhorn(logits, repeat, eps):
     torch._check(logits.dim() >= 2, lambda: "logits must be [..., n, n]")

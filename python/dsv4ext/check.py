@@ -112,6 +112,19 @@ def _check_mhc_case(device: str, gen, n: int, hidden: int) -> List[Result]:
     results.append(Result("mhc_fused_post_pre", device, case, ulp_error(got[3], exact_pre[2]), 2.0,
                           "ulp (layer_input)"))
 
+    # DeepSeek-V4.1's seam: the pre half against the delayed pre on the op's own residual_out.
+    for entry, carried in (("carried", pre_mix), ("identity", None)):
+        got = ops.mhc_fused_post_pre_delayed(x, residual, post, comb, fn, hc_scale, hc_base, *SCALARS,
+                                             pre_mix=carried, norm_weight=w)
+        exact_pre = reference.mhc_pre_delayed(got[0].cpu(), fn.cpu(), hc_scale.cpu(), hc_base.cpu(), *SCALARS,
+                                              None if carried is None else carried.cpu(), None, w.cpu(), exact=True)
+        name, entry_case = "mhc_fused_post_pre_delayed", f"{case} {entry}"
+        results.append(Result(name, device, entry_case, ulp_error(got[0], exact_res), 1.0, "ulp (residual)"))
+        results.append(Result(name, device, entry_case,
+                              max(rel_error(got[i], exact_pre[j]) for i, j in ((1, 0), (2, 1), (4, 3))), 1e-5,
+                              "rel (mixes)"))
+        results.append(Result(name, device, entry_case, ulp_error(got[3], exact_pre[2]), 2.0, "ulp (layer_input)"))
+
     head_fn, head_scale, head_base = fn[:n], hc_scale[:1], hc_base[:n]
     got = ops.hc_head(residual, head_fn, head_scale, head_base, 1e-6, 1e-6)
     exact = reference.hc_head(residual.cpu(), head_fn.cpu(), head_scale.cpu(), head_base.cpu(), 1e-6, 1e-6,

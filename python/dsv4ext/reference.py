@@ -124,6 +124,22 @@ def mhc_fused_post_pre(x: Tensor, residual: Tensor, post_layer_mix: Tensor, comb
     return (new_residual, *pre_outs)
 
 
+def mhc_fused_post_pre_delayed(x: Tensor, residual: Tensor, post_layer_mix: Tensor, comb_res_mix: Tensor,
+                               fn: Tensor, hc_scale: Tensor, hc_base: Tensor, rms_eps: float, hc_pre_eps: float,
+                               hc_sinkhorn_eps: float, hc_post_mult_value: float, sinkhorn_repeat: int,
+                               pre_mix: Optional[Tensor] = None, norm_weight: Optional[Tensor] = None,
+                               norm_eps: float = 1e-6, *, compute_dtype: torch.dtype = torch.float64,
+                               exact: bool = False) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
+    """DeepSeek-V4.1's seam (docs/ops.md): post, round the new residual to bf16 (the stored value), then
+    the delayed pre on it with the carried pre_mix. Returns (residual_out, post_mix, comb_mix,
+    layer_input, new_pre)."""
+    new_residual = mhc_post(x, residual, post_layer_mix, comb_res_mix, compute_dtype=compute_dtype, exact=exact)
+    pre_outs = mhc_pre_delayed(new_residual.to(torch.bfloat16), fn, hc_scale, hc_base, rms_eps, hc_pre_eps,
+                               hc_sinkhorn_eps, hc_post_mult_value, sinkhorn_repeat, pre_mix, None, norm_weight,
+                               norm_eps, compute_dtype=compute_dtype, exact=exact)
+    return (new_residual, *pre_outs)
+
+
 def hc_head(hidden_states: Tensor, fn: Tensor, hc_scale: Tensor, hc_base: Tensor, rms_eps: float,
             hc_eps: float, *, compute_dtype: torch.dtype = torch.float64, exact: bool = False) -> Tensor:
     """§3.8: pre = sigmoid(mix * scale + base) + eps; out = sum_i pre[i] * hidden_states[..., i, :]."""

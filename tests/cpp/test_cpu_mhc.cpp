@@ -1,7 +1,7 @@
 // CPU mHC launchers (shared/spec/ops.md §3) against a double-precision reimplementation written here:
 // mhc_pre (with and without the fused RMSNorm), mhc_post (comb applied transposed), the fused op
-// (== post then pre, bit for bit), mhc_pre_delayed (against mhc_pre), hc_head and sinkhorn; serial ==
-// threaded, batch invariance.
+// (== post then pre, bit for bit), mhc_pre_delayed (against mhc_pre), the fused post + delayed pre (== post
+// then mhc_pre_delayed, bit for bit), hc_head and sinkhorn; serial == threaded, batch invariance.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -433,6 +433,44 @@ TEST_P(CpuMhc, PreDelayedBroadcast) {
   EXPECT_TRUE(test::same_bits(got.pre.layer_input, m.x));
   EXPECT_TRUE(test::same_bits(run_delayed(m, copies, m.x.data(), fn_b.data(), nullptr, kThreaded).new_pre,
                               got.new_pre));
+}
+
+// DeepSeek-V4.1's seam: mhc_fused_post_pre_delayed == mhc_post, then mhc_pre_delayed on its stored
+// output, bit for bit on every output, with and without the carried pre_mix and the norm (the delayed
+// pre itself is held to mhc_pre, and mhc_pre to the double reference, above). Threaded == serial.
+TEST_P(CpuMhc, FusedPostPreDelayedIsPostThenDelayed) {
+  const auto [n, hidden] = GetParam();
+  for (bool norm : {false, true}) {
+    for (bool carried : {false, true}) {
+      SCOPED_TRACE(testing::Message() << "norm=" << norm << " carried=" << carried);
+      Mhc m(n, hidden, 2 * cpu::token_grain(n, hidden) + 3, 800 + n);
+      m.with_norm = norm;
+      const std::vector<float> pre_mix = test::normal_floats(size_t(m.tokens * n), 801, 0.5f);
+      const float* carry = carried ? pre_mix.data() : nullptr;
+      const std::vector<bf16> streams = m.run_post(kSerial);
+      const DelayedOut want = run_delayed(m, streams, nullptr, m.fn.data(), carry, kSerial);
+      for (const cpu::Executor* ex : {&kSerial, &kThreaded}) {
+        std::vector<bf16> residual_out(streams.size(), bf16{0x7fc1});  // NaN: unwritten elements show
+        DelayedOut got{{std::vector<float>(want.pre.post.size(), NAN), std::vector<float>(want.pre.comb.size(), NAN),
+                        std::vector<bf16>(want.pre.layer_input.size(), bf16{0x7fc1})},
+                       std::vector<float>(want.new_pre.size(), NAN)};
+        MhcFusedDelayedParams p{};
+        p.post = MhcPostParams{m.x.data(), m.residual.data(), m.post_in.data(), m.comb_in.data(),
+                               residual_out.data(), m.tokens, n, hidden};
+        p.pre = MhcPreDelayedParams{MhcPreParams{residual_out.data(), m.fn.data(), m.scale.data(), m.base.data(),
+                                                 norm ? m.norm_weight.data() : nullptr, got.pre.post.data(),
+                                                 got.pre.comb.data(), got.pre.layer_input.data(), m.tokens, n,
+                                                 hidden, m.s},
+                                    nullptr, carry, got.new_pre.data()};
+        cpu::mhc_fused_post_pre_delayed(p, *ex);
+        EXPECT_TRUE(test::same_bits(residual_out, streams)) << "residual_out";
+        EXPECT_TRUE(test::same_bits(got.pre.post, want.pre.post)) << "post_mix";
+        EXPECT_TRUE(test::same_bits(got.pre.comb, want.pre.comb)) << "comb_mix";
+        EXPECT_TRUE(test::same_bits(got.pre.layer_input, want.pre.layer_input)) << "layer_input";
+        EXPECT_TRUE(test::same_bits(got.new_pre, want.new_pre)) << "new_pre";
+      }
+    }
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, CpuMhc,

@@ -158,6 +158,29 @@ TEST_P(CudaMhc, PreFusedHeadMatchCpu) {
     expect_float_near(d_new_pre.host(), new_pre, 2e-5f);
     expect_bf16_near(d_li.host(), li, norm ? 3.0f : 2.0f);
   }
+
+  // mhc_fused_post_pre_delayed, stream 0 and carried (the pre_mix above): residual_out bitwise the GPU's
+  // mhc_post (the stash above: the same FMA order), its pre half equal to the CPU mhc_pre_delayed run
+  // on the GPU's own residual_out.
+  for (int entry = 0; entry < 2; ++entry) {
+    SCOPED_TRACE(testing::Message() << "fused delayed entry " << entry);
+    DeviceBuffer<bf16> d_seam(size_t(tokens * k));
+    MhcFusedDelayedParams gfd{gpu.post, MhcPreDelayedParams{gpu.pre, nullptr, entry == 1 ? d_pre_mix.ptr : nullptr,
+                                                            d_new_pre.ptr}};
+    gfd.post.out = d_seam.ptr;
+    gfd.pre.pre.residual = d_seam.ptr;
+    ASSERT_EQ(cuda::mhc_fused_post_pre_delayed(gfd, nullptr), 0);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    const std::vector<bf16> seam = d_seam.host();
+    EXPECT_TRUE(same_bits(seam, stash)) << "residual_out";
+    MhcPreDelayedParams cd{cpu_pre, nullptr, entry == 1 ? pre_mix.data() : nullptr, new_pre.data()};
+    cd.pre.residual = seam.data();
+    cpu::mhc_pre_delayed(cd, kSerial);
+    expect_float_near(d_post.host(), post, 2e-5f);
+    expect_float_near(d_comb.host(), comb, 2e-5f);
+    expect_float_near(d_new_pre.host(), new_pre, 2e-5f);
+    expect_bf16_near(d_li.host(), li, norm ? 3.0f : 2.0f);
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Shapes, CudaMhc,

@@ -124,9 +124,10 @@ def test_installed_peer_is_not_run_on_cpu(tmp_path, monkeypatch):
 
 def test_floors_follow_the_specs():
     d = 7168
-    ops = ("mhc_pre", "mhc_pre_delayed", "mhc_post", "mhc_fused_post_pre", "hc_head", "mhc_post_hc_head")
+    ops = ("mhc_pre", "mhc_pre_delayed", "mhc_post", "mhc_fused_post_pre", "mhc_fused_post_pre_delayed", "hc_head",
+           "mhc_post_hc_head")
     assert [cases.mhc_floor_bytes(op, 3, d) for op in ops] \
-        == [3 * 10 * d, 3 * 10 * d, 3 * 18 * d, 3 * 20 * d, 3 * 10 * d, 3 * 20 * d]  # ops.md §7, §4.6 at n = 4
+        == [3 * 10 * d, 3 * 10 * d, 3 * 18 * d, 3 * 20 * d, 3 * 20 * d, 3 * 10 * d, 3 * 20 * d]  # ops.md §7, §4.6
     assert cases.topk_floor_bytes(64, 8192) == 64 * 8192 * 4
     assert cases.pack_floor_bytes(10, 100) == 40 + 800 + 44
 

@@ -1,5 +1,5 @@
 """torch.compile(fullgraph=True) of a decoder-like chain calling every mHC op (shared/spec/ops.md §3.11,
-§6.2): no graph break, and the compiled results equal eager bitwise. One compile for all six ops:
+§6.2): no graph break, and the compiled results equal eager bitwise. One compile for all seven ops:
 compiling is slow on the CPU."""
 
 import torch
@@ -10,7 +10,7 @@ from mhc_cases import OPS, Case, PostInputs, PreInputs, assert_same, seed_of
 def chain(x, residual, post, comb, attn_fn, attn_scale, attn_base, attn_norm, ffn_fn, ffn_scale, ffn_base,
           head_fn, head_scale, head_base, logits):
     """mhc_pre (norm) -> fused post+pre (no norm) -> mhc_post -> hc_head and the delayed pre (carried
-    pre_mix, norm), plus a standalone sinkhorn, with an eager elementwise op in between: inductor
+    pre_mix, norm) -> the fused post + delayed pre (carried, norm), plus a standalone sinkhorn, with an eager elementwise op in between: inductor
     generates a kernel that reads the custom ops' outputs through their fake (meta) layouts."""
     p0, c0, h0 = OPS.mhc_pre(residual, attn_fn, attn_scale, attn_base, 1e-6, 1e-6, 1e-6, 2.0, 20, attn_norm, 1e-6)
     a = (h0.float() * 0.5 + x.float()).to(torch.bfloat16)
@@ -20,7 +20,9 @@ def chain(x, residual, post, comb, attn_fn, attn_scale, attn_base, attn_norm, ff
     head = OPS.hc_head(r2, head_fn, head_scale, head_base, 1e-6, 1e-6)
     delayed = OPS.mhc_pre_delayed(r2, attn_fn, attn_scale, attn_base, 1e-6, 1e-6, 1e-6, 2.0, 20, p1.squeeze(-1), None,
                                   attn_norm, 1e-6)
-    return p0, c0, h0, r1, p1, c1, h1, r2, head, *delayed, OPS.sinkhorn(logits, 1, 1e-6)
+    seam = OPS.mhc_fused_post_pre_delayed(delayed[2], r2, delayed[0], delayed[1], ffn_fn, ffn_scale, ffn_base, 1e-6,
+                                          1e-6, 1e-6, 2.0, 20, delayed[3], attn_norm, 1e-6)
+    return p0, c0, h0, r1, p1, c1, h1, r2, head, *delayed, *seam, OPS.sinkhorn(logits, 1, 1e-6)
 
 
 def test_compile_fullgraph_matches_eager(device):

@@ -3,6 +3,7 @@
 shape-restating ones are checked."""
 
 import math
+import re
 
 import pytest
 import torch
@@ -57,6 +58,26 @@ def test_mhc_pre_delayed_as_vllm_v41_calls_it(device):
                 OPS.mhc_pre_delayed(residual, fn, scale, base, *SCALARS, pre_mix, None, norm_w, 1e-6))
 
 
+def test_v41_seam_as_vllm_calls_it(device):
+    """vLLM's DeepSeek-V4.1 seam: `mhc_fused_post_pre_delayed_tilelang` and its dispatcher `mhc_shifted_post_pre`
+    with the decoder's keywords, vLLM's six outputs (the last: the stream mean with capture_aux, else [0, D])."""
+    residual, x, post, comb, fn, scale, base, norm_w, *_ = mhc_inputs(device, seed=5)
+    pre_mix = (post[..., 0] / 2 + 0.5).contiguous()
+    native = OPS.mhc_fused_post_pre_delayed(x, residual, post, comb, fn, scale, base, *SCALARS, pre_mix, norm_w, 1e-6)
+    for seam in (vllm.mhc_fused_post_pre_delayed, vllm.mhc_shifted_post_pre):
+        outs = seam(x, residual, post, comb, fn, scale, base, *SCALARS, pre_mix=pre_mix, norm_weight=norm_w,
+                    norm_eps=1e-6)
+        assert_same(outs[:5], native)
+        assert outs[5].shape == (0, D) and outs[5].dtype == torch.bfloat16
+    outs = vllm.mhc_shifted_post_pre(x, residual, post, comb, fn, scale, base, *SCALARS, None, norm_w, None, True,
+                                     stream=None)
+    assert_same(outs[:5], OPS.mhc_fused_post_pre_delayed(x, residual, post, comb, fn, scale, base, *SCALARS, None,
+                                                         norm_w, 1e-6))
+    assert_same(outs[5], outs[0].float().mean(1).to(torch.bfloat16))
+    with pytest.raises(ValueError, match="reduce_results=True"):
+        vllm.mhc_shifted_post_pre(x, residual, post, comb, fn, scale, base, *SCALARS, reduce_results=True)
+
+
 def test_mhc_post_and_fused_post_pre_as_vllm_calls_them(device):
     residual, x, post, comb, fn, scale, base, norm_w, *_ = mhc_inputs(device)
     assert_same(vllm.mhc_post(x, residual, post, comb), OPS.mhc_post(x, residual, post, comb))
@@ -78,6 +99,28 @@ def test_hc_head_both_vllm_forms(device):
     assert_same(out, native)
     with pytest.raises(ValueError, match=r"hs_flat must be \[T, hc_mult=4, hidden_size=255\]"):
         vllm.hc_head_fused_kernel(residual, head_fn, head_scale, head_base, out, D - 1, 1e-6, 1e-6, N)
+
+
+def test_mhc_post_hc_head_as_vllm_calls_it(device):
+    """vLLM's final seam: `mhc_post_hc_head_fused` (post + hc_head) and `mhc_post_hc_head_norm_fused`
+    (+ final norm; its MTP variant writes the first T rows of the persistent [max_tokens, n * D] stash)."""
+    residual, x, post, comb, _, _, _, norm_w, head_fn, head_scale, head_base = mhc_inputs(device, seed=4)
+    post2 = post[..., 0].contiguous()  # vLLM passes post as [T, n, 1] or [T, n]
+    args = (x, residual, post2, comb, head_fn, head_scale, head_base)
+    assert_same(vllm.mhc_post_hc_head_fused(*args, 1e-6, 1e-3),
+                OPS.mhc_post_hc_head(*args, 1e-6, 1e-3, None, 1e-6, None))
+    native = OPS.mhc_post_hc_head(*args, 1e-6, 1e-3, norm_w, 1e-5, None)
+    assert_same(vllm.mhc_post_hc_head_norm_fused(*args, norm_w, 1e-6, 1e-3, 1e-5), native)
+    buffer = torch.full((2 * T + 3, N * D), float("nan"), dtype=torch.bfloat16, device=device)
+    out = vllm.mhc_post_hc_head_norm_fused(*args, norm_w, 1e-6, 1e-3, 1e-5, mtp_buffer=buffer)
+    assert_same(out, native)
+    assert_same(buffer[:T], OPS.mhc_post(x, residual, post2, comb).flatten(1))
+    assert bool(buffer[T:].isnan().all()), "wrote past the first T rows"
+    for bad, got in ((buffer[:T - 1], f"[{T - 1}, {N * D}]"), (buffer[:, :-8], f"[{2 * T + 3}, {N * D - 8}]"),
+                     (buffer.float(), f"float32 [{2 * T + 3}, {N * D}]")):
+        with pytest.raises(ValueError, match=re.escape(f"mtp_buffer must be a contiguous bfloat16 [rows >= T={T}, "
+                                                       f"n * D={N * D}], got ") + ".*" + re.escape(got)):
+            vllm.mhc_post_hc_head_norm_fused(*args, norm_w, 1e-6, 1e-3, 1e-5, mtp_buffer=bad)
 
 
 def padded_logits(rows, width, device, seed=0):

@@ -83,6 +83,7 @@ MHC_BYTES_PER_TOKEN = {  # in units of D bytes, n = 4 (ops.md §7): bf16 streams
     "mhc_pre_delayed": 2 * N + 2,  # the carried pre_mix and new_pre (8 n bytes) are excluded
     "mhc_post": 2 + 4 * N,
     "mhc_fused_post_pre": 2 + 4 * N + 2,
+    "mhc_fused_post_pre_delayed": 2 + 4 * N + 2,  # as the V4 seam; pre_mix and new_pre excluded
     "hc_head": 2 * N + 2,
     "mhc_post_hc_head": 2 + 2 * N + 2 + 2 * N,  # x, residual, out and the MTP stash (spec §4.6)
 }
@@ -94,8 +95,9 @@ def mhc_floor_bytes(op: str, tokens: int, hidden: int) -> int:
 
 def mhc_args(op: str, tokens: int, hidden: int, device: str) -> tuple:
     """Positional arguments of torch.ops.dsv4ext.<op> at n = 4: random bf16 streams, fn scaled to
-    unit-variance mixes, the fused RMSNorm on for mhc_pre, mhc_pre_delayed (carried entry: a pre_mix
-    given) and mhc_fused_post_pre, the final norm and the MTP stash on for mhc_post_hc_head."""
+    unit-variance mixes, the fused RMSNorm on for mhc_pre, mhc_pre_delayed and mhc_fused_post_pre_delayed
+    (carried entry: a pre_mix given) and mhc_fused_post_pre, the final norm and the MTP stash on for
+    mhc_post_hc_head."""
     m3 = N * (N + 2)
     residual = torch.randn(tokens, N, hidden, device=device).bfloat16()
     fn = torch.randn(m3, N * hidden, device=device) / (N * hidden) ** 0.5
@@ -114,6 +116,9 @@ def mhc_args(op: str, tokens: int, hidden: int, device: str) -> tuple:
     if op == "mhc_post_hc_head":  # the model's final seam: final norm and MTP stash on
         return (x, residual, post, comb, fn[:N], scale[:1], base[:N], 1e-6, 1e-6, norm_weight, 1e-6,
                 torch.empty_like(residual))
+    if op == "mhc_fused_post_pre_delayed":  # the seam of DeepSeek-V4.1: carried pre_mix, norm on
+        pre_mix = torch.rand(tokens, N, device=device) + 0.5
+        return (x, residual, post, comb, fn, scale, base, *SCALARS, pre_mix, norm_weight, 1e-6)
     return (x, residual, post, comb) if op == "mhc_post" else (x, residual, post, comb, *pre)
 
 
@@ -199,6 +204,8 @@ OPS: Dict[str, OpSpec] = {
         OpSpec("mhc_pre_delayed", _mhc_case("mhc_pre_delayed"), reference.mhc_pre_delayed, FP32),
         OpSpec("mhc_post", _mhc_case("mhc_post"), reference.mhc_post, FP32),
         OpSpec("mhc_fused_post_pre", _mhc_case("mhc_fused_post_pre"), reference.mhc_fused_post_pre, FP32),
+        OpSpec("mhc_fused_post_pre_delayed", _mhc_case("mhc_fused_post_pre_delayed"),
+               reference.mhc_fused_post_pre_delayed, FP32),
         OpSpec("hc_head", _mhc_case("hc_head"), reference.hc_head, FP32),
         OpSpec("mhc_post_hc_head", _mhc_case("mhc_post_hc_head"), reference.mhc_post_hc_head, FP32),
         OpSpec("sinkhorn", _sinkhorn_case, reference.sinkhorn, FP32, per_model=False),

@@ -53,6 +53,72 @@ def mhc_fused_post_pre(x: Tensor, residual: Tensor, post_layer_mix: Tensor, comb
                                   _norm_eps(norm_eps))
 
 
+def mhc_fused_post_pre_delayed(x: Tensor, residual: Tensor, post_layer_mix: Tensor, comb_res_mix: Tensor, fn: Tensor,
+                               hc_scale: Tensor, hc_base: Tensor, rms_eps: float, hc_pre_eps: float,
+                               hc_sinkhorn_eps: float, hc_post_mult_value: float, sinkhorn_repeat: int,
+                               pre_mix: Optional[Tensor] = None, norm_weight: Optional[Tensor] = None,
+                               norm_eps: Optional[float] = 1e-6,
+                               capture_aux: bool = False) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
+    """vLLM's DeepSeek-V4.1 seam `mhc_fused_post_pre_delayed_tilelang`: (residual, post_mix [..., n, 1],
+    comb_mix, layer_input, new pre_mix, aux), vLLM's order. aux is the draft model's stream mean
+    `residual.mean(dim=1)` [T, D] bf16 with capture_aux (computed after the op, a second read of the
+    streams; vLLM folds it into its collapse), else an empty [0, D] tensor as vLLM returns."""
+    outs = OPS.mhc_fused_post_pre_delayed(x, residual, post_layer_mix, comb_res_mix, fn, hc_scale, hc_base, rms_eps,
+                                          hc_pre_eps, hc_sinkhorn_eps, hc_post_mult_value, sinkhorn_repeat, pre_mix,
+                                          norm_weight, _norm_eps(norm_eps))
+    aux = outs[0].mean(dim=-2) if capture_aux else x.new_empty(0, x.shape[-1])
+    return (*outs, aux)
+
+
+def mhc_shifted_post_pre(x: Tensor, residual: Tensor, post_layer_mix: Tensor, comb_res_mix: Tensor, fn: Tensor,
+                         hc_scale: Tensor, hc_base: Tensor, rms_eps: float, hc_pre_eps: float, hc_sinkhorn_eps: float,
+                         hc_post_mult_value: float, sinkhorn_repeat: int, pre_mix: Optional[Tensor] = None,
+                         norm_weight: Optional[Tensor] = None, norm_eps: Optional[float] = 1e-6,
+                         capture_aux: bool = False, *, stream=None,
+                         reduce_results: bool = False) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor, Tensor]:
+    """vLLM's DeepSeek-V4.1 seam dispatcher (`vllm/models/deepseek_v41/nvidia/ops/mhc.py`), as
+    `mhc_fused_post_pre_delayed`. `stream` (vLLM's side stream for the coefficients) is accepted and
+    not used: every output is ready on the current stream, so the caller's join is a no-op.
+    reduce_results (vLLM's fused tensor-parallel all-reduce of x) is not supported: reduce x first."""
+    if reduce_results:
+        raise ValueError("mhc_shifted_post_pre: reduce_results=True (the fused TP all-reduce) is not supported; "
+                         "all-reduce x first and pass reduce_results=False")
+    return mhc_fused_post_pre_delayed(x, residual, post_layer_mix, comb_res_mix, fn, hc_scale, hc_base, rms_eps,
+                                      hc_pre_eps, hc_sinkhorn_eps, hc_post_mult_value, sinkhorn_repeat, pre_mix,
+                                      norm_weight, norm_eps, capture_aux)
+
+
+def mhc_post_hc_head_fused(x: Tensor, residual: Tensor, post_layer_mix: Tensor, comb_res_mix: Tensor,
+                           hc_head_fn: Tensor, hc_head_scale: Tensor, hc_head_base: Tensor, rms_norm_eps: float,
+                           hc_eps: float) -> Tensor:
+    """vLLM's `mhc_post_hc_head_fused` (`torch.ops.vllm.mhc_post_hc_head_fused`, the last post then
+    hc_head): [..., D] bf16."""
+    return OPS.mhc_post_hc_head(x, residual, post_layer_mix, comb_res_mix, hc_head_fn, hc_head_scale, hc_head_base,
+                                rms_norm_eps, hc_eps, None, DEFAULT_NORM_EPS, None)
+
+
+def mhc_post_hc_head_norm_fused(x: Tensor, residual: Tensor, post_layer_mix: Tensor, comb_res_mix: Tensor,
+                                hc_head_fn: Tensor, hc_head_scale: Tensor, hc_head_base: Tensor, norm_weight: Tensor,
+                                rms_norm_eps: float, hc_eps: float, norm_eps: float,
+                                mtp_buffer: Optional[Tensor] = None) -> Tensor:
+    """vLLM's `mhc_post_hc_head_norm_fused`: the last post, hc_head and the final RMSNorm, [..., D] bf16.
+    mtp_buffer, vLLM's persistent MTP stash [max_tokens >= T, n * D] bf16, receives the new streams in
+    its first T rows (the rows past T are not written), as vLLM's `_mtp` kernel variant does."""
+    streams_out = None
+    if mtp_buffer is not None:
+        n, d = residual.shape[-2:]
+        tokens = residual.numel() // max(n * d, 1)
+        if (mtp_buffer.dim() != 2 or mtp_buffer.shape[0] < tokens or mtp_buffer.shape[1] != n * d
+                or mtp_buffer.dtype != torch.bfloat16 or mtp_buffer.stride(-1) != 1
+                or (mtp_buffer.shape[0] > 1 and mtp_buffer.stride(0) != n * d)):
+            got = f"{str(mtp_buffer.dtype).removeprefix('torch.')} {list(mtp_buffer.shape)}"
+            raise ValueError(f"mhc_post_hc_head_norm_fused: mtp_buffer must be a contiguous bfloat16 "
+                             f"[rows >= T={tokens}, n * D={n * d}], got {got} with strides {list(mtp_buffer.stride())}")
+        streams_out = mtp_buffer[:tokens].view(residual.shape)
+    return OPS.mhc_post_hc_head(x, residual, post_layer_mix, comb_res_mix, hc_head_fn, hc_head_scale, hc_head_base,
+                                rms_norm_eps, hc_eps, norm_weight, norm_eps, streams_out)
+
+
 def hc_head(hs_flat: Tensor, fn: Tensor, hc_scale: Tensor, hc_base: Tensor, rms_eps: float,
             hc_eps: float) -> Tensor:
     """vLLM's returning hc_head kernel (`hc_head_fused_kernel_tilelang`): [T, n, D] -> [T, D] bf16."""

@@ -1,6 +1,13 @@
 """Loading DeepSeek-V4 checkpoints (shared/spec/ops.md §4.5) into a DeepseekV4Model, in place, and
 DeepSeek-V4.1 ones (the same names without hc_head_*) into a DeepseekV41Model.
 
+DeepSeek-V4.1's MTP stages (the DSpark drafter, mtp_v41) are `mtp.{i}.` decoder blocks (hc_attn_*,
+hc_ffn_*, attn_norm, ffn_norm, attn.*, ffn.*); stage 0 also holds main_proj.weight and
+main_norm.weight, the last stage norm.weight, markov_head.embed.weight, markov_head.head.weight and
+(when enabled) confidence_head.proj.weight, as vLLM's DSpark loader reads them
+(vllm/models/deepseek_v41/nvidia/dspark.py, _remap_dspark_name). vLLM's own loader takes these
+DeepSeek names; the vLLM naming here applies the §4.5 remap to them as to V4's.
+
 DeepSeek names: embed.weight, head.weight, norm.weight, hc_head_fn|base|scale; per decoder layer
 `layers.{L}.` and per MTP layer `mtp.{i}.`: hc_attn_fn|base|scale, hc_ffn_fn|base|scale,
 attn_norm.weight, ffn_norm.weight, and the injected modules' own tensors under attn.* and ffn.*;
@@ -28,6 +35,7 @@ from torch import nn
 from .decoder_layer import DecoderLayer
 from .deepseek_v4 import DeepseekV4Model
 from .hyper_connection import HCHead, HyperConnection
+from .mtp_v41 import MTPLayerV41
 
 Tensor = torch.Tensor
 
@@ -97,6 +105,11 @@ def _deepseek_tensors(model: DeepseekV4Model) -> Dict[str, Tensor]:
     for i, mtp in enumerate(model.mtp.layers if model.mtp is not None else []):
         p = f"mtp.{i}."
         names.update(_decoder(p, mtp.block))
+        if isinstance(mtp, MTPLayerV41):  # a DSpark stage: its block, plus stage 0's / the last stage's parts
+            for part in ("main_proj", "main_norm", "norm", "markov_head", "confidence_head"):
+                if getattr(mtp, part, None) is not None:
+                    names.update(_module(f"{p}{part}.", getattr(mtp, part)))
+            continue
         names.update(_head(p, mtp.hc_head))
         for part in ("enorm", "hnorm", "e_proj", "h_proj", "norm"):
             names[f"{p}{part}.weight"] = getattr(mtp, part).weight

@@ -1,6 +1,7 @@
 """Model configuration: the DeepSeek-V4 config fields the model layer reads (shared/spec/ops.md §2.2)."""
 
 from dataclasses import dataclass
+from typing import Tuple
 
 # Multiplier of the post sigmoid: a code constant of DeepSeek-V4 (DS `2 * sigmoid`), not a config field.
 HC_POST_MULT = 2.0
@@ -43,13 +44,28 @@ class DeepseekV4Config:
 
 @dataclass(frozen=True)
 class DeepseekV41Config(DeepseekV4Config):
-    """DeepSeek-V4.1: the same fields; its mHC pre is delayed (docs/model.md) and it has no learned
-    hc_head. The model layer has no V4.1 MTP yet, so num_nextn_predict_layers must be 0."""
+    """DeepSeek-V4.1: V4's fields; its mHC pre is delayed (docs/model.md) and it has no learned hc_head.
+    Its MTP is vLLM's DSpark drafter (dsv4ext.model.mtp_v41): num_nextn_predict_layers stages (the
+    checkpoint's mtp.{i}; 0: none), fed the mean of the target's streams at the input of each layer
+    in dspark_target_layer_ids (1..num_hidden_layers; num_hidden_layers: after the last layer),
+    with a Markov head of rank dspark_markov_rank and, when enable_confidence_head, a confidence head.
+    Config names as in vLLM's DeepSeek-V4.1 (vllm/models/deepseek_v41/nvidia/dspark.py)."""
 
     num_nextn_predict_layers: int = 0
+    dspark_target_layer_ids: Tuple[int, ...] = ()
+    dspark_markov_rank: int = 0
+    enable_confidence_head: bool = True
 
     def __post_init__(self):
         super().__post_init__()
-        if self.num_nextn_predict_layers != 0:
-            raise NotImplementedError("DeepseekV41Config: the V4.1 MTP layers are not implemented; "
-                                      f"num_nextn_predict_layers must be 0, got {self.num_nextn_predict_layers}")
+        if self.num_nextn_predict_layers < 0:
+            raise ValueError(f"num_nextn_predict_layers must be >= 0, got {self.num_nextn_predict_layers}")
+        if self.num_nextn_predict_layers == 0:
+            return
+        ids = tuple(self.dspark_target_layer_ids)
+        object.__setattr__(self, "dspark_target_layer_ids", ids)  # a list is accepted; kept as a tuple
+        if not ids or len(set(ids)) != len(ids) or not all(1 <= i <= self.num_hidden_layers for i in ids):
+            raise ValueError("dspark_target_layer_ids must be distinct layer ids in 1..num_hidden_layers="
+                             f"{self.num_hidden_layers} (the MTP's context taps), got {ids}")
+        if self.dspark_markov_rank < 1:
+            raise ValueError(f"dspark_markov_rank must be >= 1 with MTP layers, got {self.dspark_markov_rank}")

@@ -68,15 +68,19 @@ class DecoderLayer(nn.Module):
 
 class DecoderLayerV41(DecoderLayer):
     """DeepSeek-V4.1: the same modules and weights; each sub-layer's input is collapsed with the pre
-    weights of the sub-layer before it (mhc_pre_delayed), and the layer hands its FFN's on."""
+    weights of the sub-layer before it (mhc_pre_delayed), and the layer hands its FFN's on. Seams (a
+    post, then the next sub-layer's delayed pre) run as one mhc_fused_post_pre_delayed."""
 
     def forward(self, x: Tensor, positions: Tensor, input_ids: Tensor, post_mix: Optional[Tensor] = None,
                 res_mix: Optional[Tensor] = None, residual: Optional[Tensor] = None,
-                pre_mix: Optional[Tensor] = None) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
+                pre_mix: Optional[Tensor] = None, *,
+                aux_out: Optional[Tensor] = None) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
         """First layer: x is the embedding [T, D] (broadcast to n streams; the broadcast entry) or the
-        streams [T, n, D] with the pre_mix of a previous pipeline rank. Later layers: x is the previous
-        layer's FFN output [T, D], (post_mix, res_mix, residual) its deferred post state and pre_mix
-        its FFN's new pre weights.
+        streams [T, n, D] with the pre_mix of a previous pipeline rank (None: stream 0, the identity
+        entry the MTP's first block takes). Later layers: x is the previous layer's FFN output [T, D],
+        (post_mix, res_mix, residual) its deferred post state and pre_mix its FFN's new pre weights.
+        aux_out [T, D] bf16, when given, receives the mean over the n streams entering this layer (the
+        MTP's context tap; vLLM's capture_previous_aux).
 
         Returns (ffn output [T, D], residual [T, n, D], post_mix [T, n, 1], res_mix [T, n, n],
         pre_mix [T, n] fp32 for the next layer's attention).
@@ -91,11 +95,12 @@ class DecoderLayerV41(DecoderLayer):
         elif post_mix is None or res_mix is None or pre_mix is None:
             raise ValueError("DecoderLayerV41: residual was given without post_mix, res_mix and pre_mix; pass "
                              "all four (the previous layer's deferred state) or none (first layer)")
-        else:
-            residual = self.hc_attn.post(x, residual, post_mix, res_mix)
-            post_mix, res_mix, h, attn_pre = self.hc_attn.pre_delayed(residual, pre_mix, None, *attn_norm)
+        else:  # the seam: the previous layer's FFN post, then this attention's delayed pre, one op
+            residual, post_mix, res_mix, h, attn_pre = self.hc_attn.fused_post_pre_delayed(
+                x, residual, post_mix, res_mix, pre_mix, *attn_norm)
+        if aux_out is not None:
+            aux_out.copy_(residual.mean(-2))
         a = self.attn(positions, h)
-        residual = self.hc_ffn.post(a, residual, post_mix, res_mix)
-        post_mix, res_mix, h, ffn_pre = self.hc_ffn.pre_delayed(residual, attn_pre, None, self.ffn_norm.weight,
-                                                                self.ffn_norm.eps)
+        residual, post_mix, res_mix, h, ffn_pre = self.hc_ffn.fused_post_pre_delayed(
+            a, residual, post_mix, res_mix, attn_pre, self.ffn_norm.weight, self.ffn_norm.eps)
         return self.ffn(h, input_ids), residual, post_mix, res_mix, ffn_pre

@@ -67,6 +67,22 @@ class HyperConnection(nn.Module):
         return ops.mhc_fused_post_pre(x, residual, post_mix, comb_mix, *self._pre_args(), norm_weight, norm_eps)
 
 
+    def fused_post_pre_delayed(self, x: Tensor, residual: Tensor, post_mix: Tensor, comb_mix: Tensor,
+                               pre_mix: Optional[Tensor] = None, norm_weight: Optional[Tensor] = None,
+                               norm_eps: float = 1e-6) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
+        """DeepSeek-V4.1's seam: the previous sub-layer's post (x, residual, post_mix, comb_mix are its)
+        then this one's delayed pre, collapsing with the carried pre_mix: (residual, post_mix, comb_mix,
+        layer_input, new pre_mix), equal to post() then pre_delayed()."""
+        return ops.mhc_fused_post_pre_delayed(x, residual, post_mix, comb_mix, *self._pre_args(), pre_mix,
+                                              norm_weight, norm_eps)
+
+
+def collapse_streams(streams: Tensor, pre_mix: Tensor) -> Tensor:
+    """DeepSeek-V4.1's tail (no learned hc_head): the streams [T, n, D] collapsed with the last FFN's pre
+    weights [T, n], an fp32 weighted sum rounded once to bf16 [T, D] (vLLM's hc_collapse)."""
+    return (pre_mix.unsqueeze(-1) * streams.float()).sum(-2).to(torch.bfloat16)
+
+
 class HCHead(nn.Module):
     """Head mix fn [n, n*D], base [n], scale [1]: collapses the streams [T, n, D] to [T, D] before the
     final norm. The model and every MTP layer own one each (`hc_head_*`, `mtp.{i}.hc_head_*`)."""

@@ -65,6 +65,27 @@ def mhc_fused_post_pre(x: Tensor, residual: Tensor, post_layer_mix: Tensor, comb
                                                 hc_post_mult_value, sinkhorn_repeat, norm_weight, norm_eps)
 
 
+def mhc_fused_post_pre_delayed(x: Tensor, residual: Tensor, post_layer_mix: Tensor, comb_res_mix: Tensor, fn: Tensor,
+                               hc_scale: Tensor, hc_base: Tensor, rms_eps: float = 1e-6, hc_pre_eps: float = 1e-6,
+                               hc_sinkhorn_eps: float = 1e-6, hc_post_mult_value: float = 2.0,
+                               sinkhorn_repeat: int = 20, pre_mix: Optional[Tensor] = None,
+                               norm_weight: Optional[Tensor] = None,
+                               norm_eps: float = 1e-6) -> Tuple[Tensor, Tensor, Tensor, Tensor, Tensor]:
+    """DeepSeek-V4.1's seam: mhc_post of one sub-layer then mhc_pre_delayed of the next on the stored
+    bf16 residual (vLLM's `mhc_fused_post_pre_delayed` argument list).
+
+    x, residual, post_layer_mix, comb_res_mix as ``mhc_post``; fn [n(n+2), n*D], hc_scale, hc_base,
+    norm_weight belong to the next sub-layer; pre_mix [..., n] fp32 is the carried pre weights (the
+    previous sub-layer's new_pre), or None for stream 0. Returns (residual_out [..., n, D] bf16,
+    post_mix [..., n, 1], comb_mix [..., n, n], layer_input [..., D] bf16, new_pre [..., n] fp32),
+    equal to ``mhc_post`` followed by ``mhc_pre_delayed`` on its output.
+    """
+    return torch.ops.dsv4ext.mhc_fused_post_pre_delayed(x, residual, post_layer_mix, comb_res_mix, fn, hc_scale,
+                                                        hc_base, rms_eps, hc_pre_eps, hc_sinkhorn_eps,
+                                                        hc_post_mult_value, sinkhorn_repeat, pre_mix, norm_weight,
+                                                        norm_eps)
+
+
 def sinkhorn(logits: Tensor, repeat: int = 20, eps: float = 1e-6) -> Tensor:
     """Row softmax, +eps, then `repeat` column and `repeat - 1` row normalisations of [..., n, n] fp32."""
     return torch.ops.dsv4ext.sinkhorn(logits, repeat, eps)

@@ -16,6 +16,7 @@ struct Launchers {
   int (*mhc_pre_delayed)(const MhcPreDelayedParams&, void*);
   int (*mhc_post)(const MhcPostParams&, void*);
   int (*mhc_fused_post_pre)(const MhcFusedParams&, void*);
+  int (*mhc_fused_post_pre_delayed)(const MhcFusedDelayedParams&, void*);
   int (*hc_head)(const MhcPreParams&, void*);
   int (*mhc_post_hc_head)(const MhcPostHeadParams&, void*);
   int (*sinkhorn)(const SinkhornParams&, void*);
@@ -26,8 +27,8 @@ struct Launchers {
 #define DSV4_ARCH_LAUNCHERS(ns)                                                                  \
   Launchers {                                                                                   \
     #ns, &hip::ns::mhc_pre, &hip::ns::mhc_pre_delayed, &hip::ns::mhc_post, &hip::ns::mhc_fused_post_pre, \
-        &hip::ns::hc_head, &hip::ns::mhc_post_hc_head, &hip::ns::sinkhorn, &hip::ns::top_k_per_row,   \
-        &hip::ns::ragged_pack                                                                    \
+        &hip::ns::mhc_fused_post_pre_delayed, &hip::ns::hc_head, &hip::ns::mhc_post_hc_head,         \
+        &hip::ns::sinkhorn, &hip::ns::top_k_per_row, &hip::ns::ragged_pack                       \
   }
 inline const Launchers kArchs[] = {DSV4_ARCH_LAUNCHERS(gfx942), DSV4_ARCH_LAUNCHERS(gfx950)};
 #undef DSV4_ARCH_LAUNCHERS

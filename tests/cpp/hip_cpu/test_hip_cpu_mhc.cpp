@@ -1,5 +1,5 @@
 // The HIP mHC launchers (gfx942 and gfx950 variants) executed on the HIP CPU runtime, against the
-// CPU launchers. mhc_post and the fused op's residual_out sum in the CPU's order, so they must be
+// CPU launchers. mhc_post and the fused ops' residual_out sum in the CPU's order, so they must be
 // bitwise equal; mhc_pre / the fused pre half / hc_head reduce in their own fixed block order,
 // so they are held to the ulp limits the CUDA launchers are. Sinkhorn is the same per-matrix code:
 // bitwise. Shapes: n in {1, 3, 4, 8}; odd D (the 1-element chunk path) and D % 8 == 0 (16-byte
@@ -162,6 +162,40 @@ TEST_P(HipCpuMhc, FusedEqualsPostThenPre) {
   const CpuPre want = cpu_pre(r, res_out.data(), c.norm, false);
   expect_pre_near(r, want, c.norm);
   r.expect_guards_intact();
+}
+
+// DeepSeek-V4.1's seam, stream 0 and carried: residual_out bitwise equal to the CPU post; the delayed
+// pre half (which re-reads the residual_out its own threads stored) equal to a CPU mhc_pre_delayed on
+// that residual_out up to reduction order (stream 0 without the norm: bitwise).
+TEST_P(HipCpuMhc, FusedDelayedEqualsPostThenDelayedPre) {
+  const auto& [hip, c] = GetParam();
+  std::vector<float> pre_mix(size_t(c.tokens * c.n));
+  for (size_t i = 0; i < pre_mix.size(); ++i) pre_mix[i] = 0.25f + 0.01f * float(i % 89);
+  for (int entry = 0; entry < 2; ++entry) {
+    SCOPED_TRACE(::testing::Message() << "entry " << entry);
+    MhcRun r(c);
+    Guarded<float> new_pre(size_t(c.tokens * c.n));
+    const float* carried = entry == 1 ? pre_mix.data() : nullptr;
+    const MhcFusedDelayedParams p{r.post_params(r.res_out.ptr()),
+                                  {r.hip_pre(r.res_out.ptr(), c.norm), nullptr, carried, new_pre.ptr()}};
+    ASSERT_EQ(hip.mhc_fused_post_pre_delayed(p, nullptr), 0);
+    ASSERT_EQ(hip_cpu::synchronize(), 0);
+    std::vector<bf16> res_out(r.res_out.n);
+    cpu::mhc_post(r.post_params(res_out.data()), kSerial);
+    EXPECT_TRUE(same_bits(r.res_out.body(), res_out));
+    CpuPre want{std::vector<float>(size_t(c.tokens * c.n)), std::vector<float>(size_t(c.tokens * c.n * c.n)),
+                std::vector<bf16>(size_t(c.tokens * c.hidden))};
+    std::vector<float> want_pre(size_t(c.tokens * c.n));
+    const MhcPreDelayedParams cp{r.pre_params(res_out.data(), p.pre.pre.norm_weight, want.post.data(),
+                                              want.comb.data(), want.layer_input.data()),
+                                 nullptr, carried, want_pre.data()};
+    cpu::mhc_pre_delayed(cp, kSerial);
+    expect_pre_near(r, want, c.norm);
+    expect_float_near(new_pre.body(), want_pre, 2e-5f);
+    if (entry == 0 && !c.norm) EXPECT_TRUE(same_bits(r.layer_input.body(), want.layer_input));
+    EXPECT_TRUE(new_pre.guards_intact());
+    r.expect_guards_intact();
+  }
 }
 
 // hc_head: its n head rows are the first n rows of fn; post_mix and comb_mix stay untouched.
