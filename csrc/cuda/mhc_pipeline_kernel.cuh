@@ -1,6 +1,6 @@
-// Fast path of mhc_pre / mhc_fused_post_pre / hc_head / mhc_pre_delayed (streams entry) for
-// hc_mult n = 4 on sm_90: a software
-// pipeline over 16-token tiles in which no CTA ever waits for a whole tile's reduction chain.
+// Fast path of mhc_pre / mhc_fused_post_pre / hc_head and of V4.1's mhc_pre_delayed (streams
+// entry) / mhc_fused_post_pre_delayed for hc_mult n = 4 on sm_90: a software pipeline over 16-token
+// tiles in which no CTA ever waits for a whole tile's reduction chain.
 //
 // Why: the per-tile chain (projection, cluster reduction, RMS, sigmoids, a 20-step Sinkhorn,
 // broadcast of the pre weights, collapse) takes ~10 us, while HBM delivers a 16-token tile to the
@@ -32,8 +32,9 @@
 // known to the owner with the pre weights, so the norm costs no second round trip.
 // The fused op first applies mhc_post to the tile in registers, stores the bf16 residual_out and
 // projects exactly those rounded values; its collapse re-reads residual_out. Every reduction order
-// depends only on D: batch-invariant. mhc_pre_delayed (DeepSeek-V4.1) is mhc_pre whose owners store
-// the new pre weights and hand the carried ones (or stream 0 alone) to the collapse.
+// depends only on D: batch-invariant. The delayed ops (DeepSeek-V4.1) are mhc_pre / the fused op
+// whose owners store the new pre weights and hand the carried ones (or stream 0 alone) to the
+// collapse.
 // Measured (H100, benchmarks/NOTES.md): the workers rarely wait for weights, so the chain is off the
 // critical path; what bounds the kernel is the workers' latency per tile (12 warps per SM, ~1000
 // instructions per worker and tile at ~10 cycles each) and the L2 hit rate of the re-read.
@@ -55,7 +56,11 @@ namespace pipeline_mhc {
 
 namespace cg = cooperative_groups;
 
-enum class Mode { kPre, kFused, kHead, kDelayed };
+enum class Mode { kPre, kFused, kHead, kDelayed, kFusedDelayed };
+
+// The fused ops apply mhc_post to the tile first; the delayed ones (V4.1) collapse with carried weights.
+constexpr bool has_post(Mode m) { return m == Mode::kFused || m == Mode::kFusedDelayed; }
+constexpr bool is_delayed(Mode m) { return m == Mode::kDelayed || m == Mode::kFusedDelayed; }
 
 // mhc_pre_delayed's extra operands (DeepSeek-V4.1): the collapse uses the carried pre weights
 // (pre_mix, or stream 0 alone when there is none) and this op's own pre weights go to new_pre.
@@ -217,14 +222,14 @@ __device__ __forceinline__ void load_streams(const bf16* base, int64_t tokens, i
 template <Mode M>
 struct TileLoad {
   uint4 r[2][kN];
-  uint4 x[M == Mode::kFused ? 2 : 1];  // the fused op's layer output
+  uint4 x[has_post(M) ? 2 : 1];  // the fused op's layer output
 };
 
 template <Mode M>
 __device__ __forceinline__ void load_tile(const MhcFusedParams& p, int64_t tile, int64_t d, int g, TileLoad<M>& in) {
   const int64_t hidden = p.pre.hidden;
-  load_streams(M == Mode::kFused ? p.post.residual : p.pre.residual, p.pre.tokens, hidden, tile, d, g, in.r);
-  if constexpr (M == Mode::kFused) {
+  load_streams(has_post(M) ? p.post.residual : p.pre.residual, p.pre.tokens, hidden, tile, d, g, in.r);
+  if constexpr (has_post(M)) {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
       const int64_t t = tile * kTile + g + 8 * h;
@@ -238,7 +243,7 @@ __device__ __forceinline__ void load_tile(const MhcFusedParams& p, int64_t tile,
 // stored as residual_out; the rounded values replace r (the pre half projects those).
 template <Mode M>
 __device__ __forceinline__ void apply_post(const MhcFusedParams& p, int64_t tile, int64_t d, int g, TileLoad<M>& in) {
-  if constexpr (M == Mode::kFused) {
+  if constexpr (has_post(M)) {
     const int64_t hidden = p.pre.hidden;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
@@ -309,7 +314,7 @@ __device__ __forceinline__ float owner_mixes(const MhcPreParams& p, const Delaye
     }
     if (valid && lane < kN) p.post_mix[t * kN + lane] = post;
     if (valid && lane < kN * kN) p.comb_mix[t * kN * kN + lane] = c;
-    if constexpr (M == Mode::kDelayed) {  // hand this op's weights on, collapse with the carried ones
+    if constexpr (is_delayed(M)) {  // hand this op's weights on, collapse with the carried ones
       if (valid && lane < kN) da.new_pre[t * kN + lane] = pre;
       if (!valid) return 0.0f;
       return da.pre_mix != nullptr ? __ldg(da.pre_mix + t * kN + i) : (i == 0 ? 1.0f : 0.0f);
@@ -400,7 +405,7 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
   const int fn_part = kNTiles * 8 * fn_stride;  // kBf16: elements between the hi, mid and lo parts
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, c = lane % 4;
   const int64_t d = int64_t(rank) * d_slice + warp * kWarpD + 8 * c;  // the lane's 8 d
-  const bf16* collapse_src = M == Mode::kFused ? p.post.out : pp.residual;
+  const bf16* collapse_src = has_post(M) ? p.post.out : pp.residual;
 
   TileLoad<M> next;
   if (ntiles > 0) load_tile<M>(p, first_tile, d, g, next);
@@ -626,7 +631,7 @@ __global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedPa
   const int ntiles = cluster_id < tiles ? int((tiles - cluster_id + clusters - 1) / clusters) : 0;
   if (warp < workers)
     worker_loop<M, kNorm, E, early_collapse_loads<M, E, kWarps>()>(
-        p, sh, fn_s, csize, rank, workers, cluster_id, clusters, ntiles, M == Mode::kDelayed && da.pre_mix == nullptr);
+        p, sh, fn_s, csize, rank, workers, cluster_id, clusters, ntiles, is_delayed(M) && da.pre_mix == nullptr);
   else
     owner_loop<M, kNorm>(p, da, sh, csize, rank, warp - workers, owners, cluster_id, clusters, ntiles);
   cluster.sync();  // no CTA leaves while its shared memory may still be written
@@ -708,12 +713,11 @@ int launch(const MhcFusedParams& p, cudaStream_t stream, const DelayedArgs& da =
   const int csize = pp.hc_mult == kN ? cluster_size_for(pp.hidden) : 0;
   if (csize == 0) return -1;
   if (pp.tokens == 0) return 0;
-  const bf16* residual = M == Mode::kFused ? p.post.residual : pp.residual;
+  const bf16* residual = has_post(M) ? p.post.residual : pp.residual;
   const bool norm = M != Mode::kHead && pp.norm_weight != nullptr;
   if (!aligned16(residual) || !aligned16(pp.fn) || !aligned16(pp.layer_input) ||
       (norm && !aligned16(pp.norm_weight)) ||
-      (M == Mode::kFused && (!aligned16(p.post.x) || !aligned16(p.post.out))) ||
-      (M == Mode::kDelayed && da.new_pre == nullptr))
+      (has_post(M) && (!aligned16(p.post.x) || !aligned16(p.post.out))) || (is_delayed(M) && da.new_pre == nullptr))
     return -1;
   if constexpr (M == Mode::kHead) {
     return launch_variant<M, false>(p, da, csize, stream);
