@@ -31,6 +31,11 @@ CASES = [
     Case((128,), 8, 513, repeat=7, mult=1.0),
     Case((300,), 4, 1280, norm=True, norm_eps=1e-20),
     Case((1024,), 2, 65, norm=True),
+    # CUDA n = 4 pipeline: decode (fn from L2), bf16-part engine (D = 4096), fp32 slice (D = 7168);
+    # many tiles per cluster and a partial last tile.
+    Case((16,), 4, 4096, norm=True),
+    Case((2077,), 4, 4096, norm=True),
+    Case((700,), 4, 7168, rms_eps=1e-20),
     Case((2, 3), 4, 256, norm=True, rms_eps=1e-20),
     Case((), 4, 513, norm=True),
 ]
