@@ -23,11 +23,14 @@ namespace {
 
 constexpr int kThreads = 1024;
 constexpr int kWaves = kThreads / kWave;
-constexpr int kUnroll = 8;  // dwords in flight per lane per segment
+// 8 dwords a lane and one segment a wave in flight fit the 64-VGPR budget of 8 waves per SIMD
+// (scripts/hip_isa_budget.json; kDepth 2 or kUnroll 16 spill): 64 KiB in flight per CU.
+constexpr int kUnroll = 8;
 constexpr int kSegment = kWave * kUnroll;
-constexpr int kDepth = 2;  // segments in flight per wave
+constexpr int kDepth = 1;  // segments in flight per wave
 constexpr int kPrefixBatch = 4;
-constexpr int kBlocksPerCu = 1;  // 16 waves a CU: kDepth x kUnroll x 4 bytes in flight per lane
+constexpr int kBlocksPerCu = 2;  // 32 waves a CU, 8 per SIMD (the most)
+constexpr int kWavesPerSimd = kBlocksPerCu * kWaves / 4;
 static_assert(kThreads <= kWave * kWave, "find_row searches 64 x 64 tile rows");
 static_assert(kUnroll % 4 == 0, "a segment's 16-byte body is kUnroll / 4 vectors a lane");
 
@@ -89,7 +92,8 @@ struct Segment {
 };
 
 template <class Arch>
-__global__ void __launch_bounds__(kThreads) ragged_pack_kernel(RaggedPackParams p) {
+__global__ void __launch_bounds__(kThreads) __attribute__((amdgpu_waves_per_eu(kWavesPerSimd)))
+ragged_pack_kernel(RaggedPackParams p) {
   if constexpr (Arch::kThisTarget) {
     __shared__ int32_t row_offset[kThreads + 1];  // tile row -> first entry, from the tile's; [kThreads]: total
     __shared__ int32_t first_segment[kThreads];   // tile row -> first segment; rows past the tile: the count
