@@ -126,7 +126,7 @@ DSV4_HD int32_t ragged_sum_lengths(const int32_t* lengths, int64_t lo, int64_t h
   const int32_t* body = lengths + lo + head;
   for (int64_t q0 = t; q0 < quads; q0 += int64_t(kThreads) * kBatch) {
     int32_t v[kBatch][4];
-#pragma unroll
+    DSV4_UNROLL
     for (int k = 0; k < kBatch; ++k) {
       if (q0 + k * kThreads < quads) {
         load4(body + 4 * (q0 + k * kThreads), v[k]);
@@ -134,7 +134,7 @@ DSV4_HD int32_t ragged_sum_lengths(const int32_t* lengths, int64_t lo, int64_t h
         v[k][0] = v[k][1] = v[k][2] = v[k][3] = 0;
       }
     }
-#pragma unroll
+    DSV4_UNROLL
     for (int k = 0; k < kBatch; ++k)
       sum += ragged_clamp(v[k][0], width) + ragged_clamp(v[k][1], width) + ragged_clamp(v[k][2], width) +
              ragged_clamp(v[k][3], width);
