@@ -88,10 +88,17 @@ DSV4_HD int64_t ragged_length(const RaggedPackParams& p, int64_t r) {
 }
 
 // ragged_pack's persistent schedule (CUDA and HIP; topk.md §6.3). A launch has `blocks` blocks;
-// block b owns the contiguous rows [ragged_block_begin(rows, blocks, b), ragged_block_begin(rows,
-// blocks, b + 1)), range sizes differing by at most one whatever rows mod blocks (b * rows stays
-// far below 2^63: blocks < 2^20, rows < 2^40).
-DSV4_HD int64_t ragged_block_begin(int64_t rows, int64_t blocks, int64_t b) { return b * rows / blocks; }
+// block b owns the contiguous rows [ragged_block_begin(s, b), ragged_block_begin(s, b + 1)) of
+// s = ragged_schedule(rows, blocks): the first rows % blocks blocks one row more than the others,
+// whatever rows mod blocks. The host divides once, so a block starts with no 64-bit division.
+struct RaggedSchedule {
+  int64_t per_block;  // rows / blocks
+  int64_t extra;      // rows % blocks
+};
+DSV4_HD RaggedSchedule ragged_schedule(int64_t rows, int64_t blocks) { return {rows / blocks, rows % blocks}; }
+DSV4_HD int64_t ragged_block_begin(RaggedSchedule s, int64_t b) {
+  return b * s.per_block + (b < s.extra ? b : s.extra);
+}
 
 // Blocks of a launch: the blocks the device holds at once (`resident`), fewer when there are fewer
 // rows (an empty range would only sum a prefix), and at least one, which writes indptr[0] = 0

@@ -2,7 +2,7 @@
 // (../shared/spec/topk.md §6.3; the arithmetic is in benchmarks/NOTES.md, section ragged_pack).
 //
 // Persistent schedule: as many blocks as the device holds at once (an occupancy query, cached per
-// device), block b owning the contiguous rows from ragged_block_begin (common/topk_math.h). A block
+// device), block b owning the contiguous rows of ragged_block_begin (common/topk_math.h). A block
 //  1. sums the clamped lengths of all rows before its range once, with all its threads (16-byte
 //     loads where aligned, kPrefixBatch in flight per thread): blocks x R / 2 x 4 bytes over the
 //     launch, linear in R, all of it L2 hits;
@@ -132,7 +132,8 @@ struct Segment {
 };
 
 template <int kThreads, int kUnroll, int kDepth>
-__global__ void __launch_bounds__(kThreads, 1024 / kThreads) ragged_pack_kernel(RaggedPackParams p) {
+__global__ void __launch_bounds__(kThreads, 1024 / kThreads)
+    ragged_pack_kernel(RaggedPackParams p, RaggedSchedule sched) {
   constexpr int kWarps = kThreads / kWarp;
   constexpr int kSegment = kWarp * kUnroll;
   static_assert(kThreads <= kWarp * kWarp, "find_row searches 32 x 32 tile rows");
@@ -143,8 +144,7 @@ __global__ void __launch_bounds__(kThreads, 1024 / kThreads) ragged_pack_kernel(
   __shared__ int32_t warp_part[kWarps];
 
   const int32_t width = int32_t(p.width);
-  const int64_t begin = ragged_block_begin(p.rows, gridDim.x, blockIdx.x);
-  const int64_t end = ragged_block_begin(p.rows, gridDim.x, blockIdx.x + 1);
+  const int64_t begin = ragged_block_begin(sched, blockIdx.x), end = ragged_block_begin(sched, blockIdx.x + 1);
   const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
   if (blockIdx.x == 0 && threadIdx.x == 0) p.indptr_out[0] = 0;
 
@@ -217,8 +217,9 @@ int launch(const RaggedPackParams& p, void* stream) {
     const cudaError_t e = cudaGetLastError();
     return int(e != cudaSuccess ? e : cudaErrorInvalidConfiguration);
   }
-  const unsigned blocks = unsigned(ragged_pack_blocks(p.rows, resident));
-  ragged_pack_kernel<kThreads, kUnroll, kDepth><<<blocks, kThreads, 0, static_cast<cudaStream_t>(stream)>>>(p);
+  const int64_t blocks = ragged_pack_blocks(p.rows, resident);
+  ragged_pack_kernel<kThreads, kUnroll, kDepth>
+      <<<unsigned(blocks), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(p, ragged_schedule(p.rows, blocks));
   return int(cudaGetLastError());
 }
 

@@ -2,7 +2,7 @@
 // in common/topk_math.h): one launch, no workspace, no host sync (../shared/spec/topk.md §6.3).
 // A persistent grid of kBlocksPerCu workgroups per CU of the architecture (its CU count, as
 // grid_for sizes the other HIP kernels; CDNA has no clusters), workgroup b owning the contiguous
-// rows from ragged_block_begin. A workgroup
+// rows of ragged_block_begin. A workgroup
 //  1. sums the clamped lengths of all rows before its range once (dwordx4 loads where aligned,
 //     kPrefixBatch in flight per lane): blocks x R / 2 x 4 bytes over the launch, linear in R;
 //  2. walks its rows kThreads at a time (a tile): block scans of the lengths and of the copy
@@ -93,27 +93,24 @@ struct Segment {
 
 template <class Arch>
 __global__ void __launch_bounds__(kThreads) __attribute__((amdgpu_waves_per_eu(kWavesPerSimd)))
-ragged_pack_kernel(RaggedPackParams p) {
+ragged_pack_kernel(RaggedPackParams p, RaggedSchedule sched) {
   if constexpr (Arch::kThisTarget) {
     __shared__ int32_t row_offset[kThreads + 1];  // tile row -> first entry, from the tile's; [kThreads]: total
     __shared__ int32_t first_segment[kThreads];   // tile row -> first segment; rows past the tile: the count
     __shared__ int32_t scratch[kWaves];
     const int t = thread_id(), lane = t % kWave, w = t / kWave;
-    const int64_t blocks = block_count<kThreads>();
     const int32_t width = int32_t(p.width);
-    const int64_t begin = ragged_block_begin(p.rows, blocks, block_id());
-    const int64_t end = ragged_block_begin(p.rows, blocks, block_id() + 1);
+    const int64_t begin = ragged_block_begin(sched, block_id()), end = ragged_block_begin(sched, block_id() + 1);
 
     // 1. The output base. The first tile's lengths are loaded beside the prefix's.
     int32_t len = begin + t < end ? ragged_clamp(p.lengths[begin + t], width) : 0;
     int32_t base = 0;
-    block_exclusive_sum<kThreads>(
-        ragged_sum_lengths<kThreads, kPrefixBatch>(p.lengths, 0, begin, width, t,
-                                                   [](const int32_t* q, int32_t(&out)[4]) {
-                                                     const Vec16<int32_t> v = *reinterpret_cast<const Vec16<int32_t>*>(q);
-                                                     out[0] = v.v[0], out[1] = v.v[1], out[2] = v.v[2], out[3] = v.v[3];
-                                                   }),
-        scratch, &base);
+    const auto load4 = [](const int32_t* q, int32_t(&out)[4]) {
+      const Vec16<int32_t> v = *reinterpret_cast<const Vec16<int32_t>*>(q);
+      out[0] = v.v[0], out[1] = v.v[1], out[2] = v.v[2], out[3] = v.v[3];
+    };
+    block_exclusive_sum<kThreads>(ragged_sum_lengths<kThreads, kPrefixBatch>(p.lengths, 0, begin, width, t, load4),
+                                  scratch, &base);  // `base` gets the block total
     if (block_id() == 0 && t == 0) p.indptr_out[0] = 0;
 
     // 2. and 3., a tile at a time.
@@ -159,7 +156,8 @@ ragged_pack_kernel(RaggedPackParams p) {
 template <class Arch>
 int launch_ragged_pack(const RaggedPackParams& p, void* stream) {
   const int64_t blocks = ragged_pack_blocks(p.rows, int64_t(Arch::kCus) * kBlocksPerCu);
-  hipLaunchKernelGGL(ragged_pack_kernel<Arch>, unsigned(blocks), kThreads, 0, static_cast<hipStream_t>(stream), p);
+  hipLaunchKernelGGL(ragged_pack_kernel<Arch>, unsigned(blocks), kThreads, 0, static_cast<hipStream_t>(stream), p,
+                     ragged_schedule(p.rows, blocks));
   return int(hipGetLastError());
 }
 

@@ -208,11 +208,12 @@ TEST(RaggedSchedule, BlockRangesTileTheRowsEvenly) {
                          int64_t(65536), int64_t(2147483647)}) {
       if (rows < 0) continue;
       SCOPED_TRACE(::testing::Message() << rows << " rows, " << blocks << " blocks");
-      EXPECT_EQ(ragged_block_begin(rows, blocks, 0), 0);
-      EXPECT_EQ(ragged_block_begin(rows, blocks, blocks), rows);
+      const RaggedSchedule s = ragged_schedule(rows, blocks);
+      EXPECT_EQ(ragged_block_begin(s, 0), 0);
+      EXPECT_EQ(ragged_block_begin(s, blocks), rows);
       const int64_t lo = rows / blocks;
       for (int64_t b = 0; b < blocks; ++b) {
-        const int64_t n = ragged_block_begin(rows, blocks, b + 1) - ragged_block_begin(rows, blocks, b);
+        const int64_t n = ragged_block_begin(s, b + 1) - ragged_block_begin(s, b);
         ASSERT_TRUE(n == lo || n == lo + 1) << "block " << b << " owns " << n;
       }
     }
@@ -252,10 +253,14 @@ TEST(RaggedSchedule, SegmentShapeCoversEveryEntryOnce) {
       for (int lane = 0; lane < 64; ++lane) {
         const int e = ragged_segment_edge(s, n, lane);
         if (e >= 0) ++seen[size_t(e)];
-        if (lane >= 6) EXPECT_EQ(e, -1);
+        if (lane >= 6) {
+          EXPECT_EQ(e, -1);
+        }
       }
       EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), n) << "alignment " << a << ", n " << n;
-      if (s.head == ragged_align_head(buf + a)) EXPECT_EQ(ragged_align_head(buf + a + s.head), 0);
+      if (s.head == ragged_align_head(buf + a)) {
+        EXPECT_EQ(ragged_align_head(buf + a + s.head), 0);
+      }
     }
   }
 }
