@@ -42,6 +42,21 @@ struct TileScan {
   int32_t sum;      // the block's sum of `part`
 };
 
+__device__ __forceinline__ uint64_t warp_inclusive_sum(uint64_t v, int lane) {
+#pragma unroll
+  for (int o = 1; o < kWarp; o *= 2) {
+    const uint64_t up = __shfl_up_sync(~0u, v, o);
+    if (lane >= o) v += up;
+  }
+  return v;
+}
+
+__device__ __forceinline__ int32_t warp_total(int32_t v) {
+#pragma unroll
+  for (int o = kWarp / 2; o > 0; o /= 2) v += __shfl_xor_sync(~0u, v, o);
+  return v;
+}
+
 // Exclusive sum of one (length, segments) pair per thread over the block in thread order, and the
 // block sum of `part`, with one barrier: warp shuffles, then every warp reads the 32 warp sums.
 // The caller puts a barrier between two calls (they share warp_pair and warp_part).
@@ -49,27 +64,14 @@ template <int kThreads>
 __device__ __forceinline__ TileScan tile_scan(uint64_t pair, int32_t part, uint64_t* warp_pair, int32_t* warp_part) {
   constexpr int kWarps = kThreads / kWarp;
   const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-  uint64_t inc = pair;
-#pragma unroll
-  for (int o = 1; o < kWarp; o *= 2) {
-    const uint64_t up = __shfl_up_sync(~0u, inc, o);
-    if (lane >= o) inc += up;
-  }
-#pragma unroll
-  for (int o = kWarp / 2; o > 0; o /= 2) part += __shfl_xor_sync(~0u, part, o);
+  const uint64_t inc = warp_inclusive_sum(pair, lane);
+  part = warp_total(part);
   if (lane == kWarp - 1) warp_pair[warp] = inc;
   if (lane == 0) warp_part[warp] = part;
   __syncthreads();
   const uint64_t w = lane < kWarps ? warp_pair[lane] : 0;
-  int32_t sum = lane < kWarps ? warp_part[lane] : 0;
-  uint64_t w_inc = w;
-#pragma unroll
-  for (int o = 1; o < kWarp; o *= 2) {
-    const uint64_t up = __shfl_up_sync(~0u, w_inc, o);
-    if (lane >= o) w_inc += up;
-  }
-#pragma unroll
-  for (int o = kWarp / 2; o > 0; o /= 2) sum += __shfl_xor_sync(~0u, sum, o);
+  const uint64_t w_inc = warp_inclusive_sum(w, lane);
+  const int32_t sum = warp_total(lane < kWarps ? warp_part[lane] : 0);
   return {__shfl_sync(~0u, w_inc - w, warp) + inc - pair, __shfl_sync(~0u, w_inc, kWarp - 1), sum};
 }
 

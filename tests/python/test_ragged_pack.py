@@ -329,6 +329,17 @@ def test_no_host_sync():
         torch.cuda.set_sync_debug_mode(0)
 
 
+def _replay(graph, buffers, new_dense, new_lengths):
+    """Puts new rows into the captured inputs, poisons the outputs and replays the graph."""
+    dense, lengths, indices_out, indptr_out = buffers
+    dense.copy_(new_dense)
+    lengths.copy_(new_lengths)
+    indices_out.fill_(SENTINEL)
+    indptr_out.fill_(SENTINEL)
+    graph.replay()
+    torch.cuda.synchronize()
+
+
 @pytest.mark.gpu
 def test_cuda_graph_replay_keeps_buffers():
     """Captured once; replayed with new lengths and values: results equal the reference, the
@@ -351,12 +362,7 @@ def test_cuda_graph_replay_keeps_buffers():
     for hi in [0, 5, width, width + 50]:
         new_dense, new_lengths = _random(rows, width, g, lo=-2, hi=hi)
         new_lengths[::7] = 0  # padding rows
-        dense.copy_(new_dense)
-        lengths.copy_(new_lengths)
-        indices_out.fill_(SENTINEL)
-        indptr_out.fill_(SENTINEL)
-        graph.replay()
-        torch.cuda.synchronize()
+        _replay(graph, (dense, lengths, indices_out, indptr_out), new_dense, new_lengths)
         assert (indices_out.data_ptr(), indptr_out.data_ptr()) == ptrs
         assert vals.shape == (rows * width,) and ptr.shape == (rows + 1,)
         check_pack(new_dense, new_lengths, indices_out.cpu(), indptr_out.cpu(), 900, -1)
@@ -384,10 +390,5 @@ def test_cuda_graph_replay_many_blocks():
         elif case == "full":
             new_lengths.fill_(width)
         new_lengths[::9] = 0 if case != "full" else width
-        dense.copy_(new_dense)
-        lengths.copy_(new_lengths)
-        indices_out.fill_(SENTINEL)
-        indptr_out.fill_(SENTINEL)
-        graph.replay()
-        torch.cuda.synchronize()
+        _replay(graph, (dense, lengths, indices_out, indptr_out), new_dense, new_lengths)
         check_pack(new_dense, new_lengths, indices_out.cpu(), indptr_out.cpu())
