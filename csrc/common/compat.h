@@ -14,6 +14,13 @@
 #include <cstdint>
 #include <cstring>
 
+// `#pragma unroll` for device compilers (and clang), nothing for the host compilers that warn on it.
+#if defined(__CUDACC__) || defined(__HIPCC__) || defined(__clang__)
+#define DSV4_UNROLL _Pragma("unroll")
+#else
+#define DSV4_UNROLL
+#endif
+
 namespace dsv4 {
 
 // Bit casts for host, CUDA and HIP code: memcpy where a device memcpy exists, clang's builtin

@@ -87,4 +87,86 @@ DSV4_HD int64_t ragged_length(const RaggedPackParams& p, int64_t r) {
   return clamp64(p.lengths[r], 0, p.width);
 }
 
+// ragged_pack's persistent schedule (CUDA and HIP; topk.md §6.3). A launch has `blocks` blocks;
+// block b owns the contiguous rows [ragged_block_begin(s, b), ragged_block_begin(s, b + 1)) of
+// s = ragged_schedule(rows, blocks): the first rows % blocks blocks one row more than the others,
+// whatever rows mod blocks. The host divides once, so a block starts with no 64-bit division.
+struct RaggedSchedule {
+  int64_t per_block;  // rows / blocks
+  int64_t extra;      // rows % blocks
+};
+DSV4_HD RaggedSchedule ragged_schedule(int64_t rows, int64_t blocks) { return {rows / blocks, rows % blocks}; }
+DSV4_HD int64_t ragged_block_begin(RaggedSchedule s, int64_t b) {
+  return b * s.per_block + (b < s.extra ? b : s.extra);
+}
+
+// Blocks of a launch: the blocks the device holds at once (`resident`), fewer when there are fewer
+// rows (an empty range would only sum a prefix), and at least one, which writes indptr[0] = 0
+// when rows == 0.
+DSV4_HD int64_t ragged_pack_blocks(int64_t rows, int64_t resident) {
+  const int64_t g = rows < resident ? rows : resident;
+  return g > 1 ? g : 1;
+}
+
+// Copy segments of a row of `len` entries: `segment` entries each, the last one shorter.
+DSV4_HD int64_t ragged_segments(int64_t len, int64_t segment) { return (len + segment - 1) / segment; }
+
+// int32 entries from `p` (4-byte aligned) up to the next 16-byte boundary: 0..3.
+DSV4_HD int ragged_align_head(const void* p) { return int(((16u - (uintptr_t(p) & 15u)) & 15u) >> 2); }
+
+DSV4_HD int32_t ragged_clamp(int32_t len, int32_t width) { return len < 0 ? 0 : (len > width ? width : len); }
+
+// Thread t's share (of kThreads) of the clamped lengths[lo, hi): int32 loads up to the first
+// 16-byte boundary and after the last, kBatch 16-byte loads in flight between, each through
+// load4(p, out) (p 16-byte aligned; out[0..4) = p[0..4)). The shares sum to the clamped total,
+// which is below 2^31 (the host checks R * W < 2^31).
+template <int kThreads, int kBatch, class Load4>
+DSV4_HD int32_t ragged_sum_lengths(const int32_t* lengths, int64_t lo, int64_t hi, int32_t width, int t,
+                                   Load4 load4) {
+  if (lo >= hi) return 0;
+  const int64_t head = clamp64(ragged_align_head(lengths + lo), 0, hi - lo);
+  const int64_t quads = (hi - lo - head) / 4;
+  const int64_t tail = lo + head + 4 * quads + t;  // hi - (lo + head + 4 * quads) < 4
+  int32_t sum = 0;
+  if (t < head) sum += ragged_clamp(lengths[lo + t], width);
+  if (t < 4 && tail < hi) sum += ragged_clamp(lengths[tail], width);
+  const int32_t* body = lengths + lo + head;
+  for (int64_t q0 = t; q0 < quads; q0 += int64_t(kThreads) * kBatch) {
+    int32_t v[kBatch][4];
+    DSV4_UNROLL
+    for (int k = 0; k < kBatch; ++k) {
+      if (q0 + k * kThreads < quads) {
+        load4(body + 4 * (q0 + k * kThreads), v[k]);
+      } else {
+        v[k][0] = v[k][1] = v[k][2] = v[k][3] = 0;
+      }
+    }
+    DSV4_UNROLL
+    for (int k = 0; k < kBatch; ++k)
+      sum += ragged_clamp(v[k][0], width) + ragged_clamp(v[k][1], width) + ragged_clamp(v[k][2], width) +
+             ragged_clamp(v[k][3], width);
+  }
+  return sum;
+}
+
+// A row segment of n entries copied from src to dst by one warp or wave. When the two share their
+// alignment modulo 16 bytes (ragged_same_alignment), it is `head` int32 entries up to src's
+// 16-byte boundary, `quads` 16-byte vectors, then fewer than 4 int32 entries; lanes 0-2 copy the
+// head's and lanes 3-5 the tail's int32 entries (ragged_segment_edge: the entry, or -1 for none).
+struct RaggedSegmentShape {
+  int head, quads;
+};
+DSV4_HD bool ragged_same_alignment(const void* a, const void* b) {
+  return ((uintptr_t(a) ^ uintptr_t(b)) & 15u) == 0;
+}
+DSV4_HD RaggedSegmentShape ragged_segment_shape(const int32_t* src, int n) {
+  const int head = ragged_align_head(src) < n ? ragged_align_head(src) : n;
+  return {head, (n - head) / 4};
+}
+DSV4_HD int ragged_segment_edge(RaggedSegmentShape s, int n, int lane) {
+  if (lane < 3) return lane < s.head ? lane : -1;
+  const int e = s.head + 4 * s.quads + lane - 3;
+  return lane < 6 && e < n ? e : -1;
+}
+
 }  // namespace dsv4

@@ -1,6 +1,8 @@
-// Shared torch-free math: bf16 conversions, the top-k order key, row windows and the ragged-pack map.
+// Shared torch-free math: bf16 conversions, the top-k order key, row windows, the ragged-pack map and
+// the ragged-pack schedule (row ranges, prefix sums, segment shapes) of the CUDA and HIP kernels.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -197,6 +199,94 @@ TEST(RaggedMap, LengthClampsToWidth) {
   p.lengths = lengths;
   p.width = 8;
   for (int r = 0; r < 7; ++r) EXPECT_EQ(ragged_length(p, r), want[r]) << r;
+}
+
+TEST(RaggedSchedule, BlockRangesTileTheRowsEvenly) {
+  // R below, at, just past and far past the block count, R not a multiple of it, R = 0 and 1.
+  for (int64_t blocks : {int64_t(1), int64_t(3), int64_t(132), int64_t(264)}) {
+    for (int64_t rows : {int64_t(0), int64_t(1), blocks - 1, blocks, blocks + 1, 2 * blocks + 5, int64_t(8192),
+                         int64_t(65536), int64_t(2147483647)}) {
+      if (rows < 0) continue;
+      SCOPED_TRACE(::testing::Message() << rows << " rows, " << blocks << " blocks");
+      const RaggedSchedule s = ragged_schedule(rows, blocks);
+      EXPECT_EQ(ragged_block_begin(s, 0), 0);
+      EXPECT_EQ(ragged_block_begin(s, blocks), rows);
+      const int64_t lo = rows / blocks;
+      for (int64_t b = 0; b < blocks; ++b) {
+        const int64_t n = ragged_block_begin(s, b + 1) - ragged_block_begin(s, b);
+        ASSERT_TRUE(n == lo || n == lo + 1) << "block " << b << " owns " << n;
+      }
+    }
+  }
+}
+
+TEST(RaggedSchedule, BlocksOfALaunch) {
+  EXPECT_EQ(ragged_pack_blocks(0, 132), 1);  // block 0 still writes indptr[0]
+  EXPECT_EQ(ragged_pack_blocks(1, 132), 1);
+  EXPECT_EQ(ragged_pack_blocks(131, 132), 131);
+  EXPECT_EQ(ragged_pack_blocks(132, 132), 132);
+  EXPECT_EQ(ragged_pack_blocks(65536, 132), 132);
+  EXPECT_EQ(ragged_pack_blocks(65536, 0), 1);
+}
+
+TEST(RaggedSchedule, SegmentsAndAlignment) {
+  EXPECT_EQ(ragged_segments(0, 256), 0);
+  EXPECT_EQ(ragged_segments(1, 256), 1);
+  EXPECT_EQ(ragged_segments(256, 256), 1);
+  EXPECT_EQ(ragged_segments(257, 256), 2);
+  alignas(16) int32_t buf[8] = {};
+  for (int i = 0; i < 8; ++i) EXPECT_EQ(ragged_align_head(buf + i), (4 - i % 4) % 4) << i;
+  EXPECT_TRUE(ragged_same_alignment(buf + 1, buf + 5));
+  EXPECT_FALSE(ragged_same_alignment(buf + 1, buf + 6));
+}
+
+TEST(RaggedSchedule, SegmentShapeCoversEveryEntryOnce) {
+  // For each source alignment and length: the int32 head, the 16-byte body and the int32 tail
+  // that lanes 0-5 take cover [0, n) exactly once, and the body starts 16-byte aligned.
+  alignas(16) int32_t buf[80] = {};
+  for (int a = 0; a < 4; ++a) {
+    for (int n = 1; n <= 70; ++n) {
+      const RaggedSegmentShape s = ragged_segment_shape(buf + a, n);
+      std::vector<int> seen(size_t(n), 0);
+      for (int q = 0; q < s.quads; ++q)
+        for (int j = 0; j < 4; ++j) ++seen[size_t(s.head + 4 * q + j)];
+      for (int lane = 0; lane < 64; ++lane) {
+        const int e = ragged_segment_edge(s, n, lane);
+        if (e >= 0) ++seen[size_t(e)];
+        if (lane >= 6) {
+          EXPECT_EQ(e, -1);
+        }
+      }
+      EXPECT_EQ(std::count(seen.begin(), seen.end(), 1), n) << "alignment " << a << ", n " << n;
+      if (s.head == ragged_align_head(buf + a)) {
+        EXPECT_EQ(ragged_align_head(buf + a + s.head), 0);
+      }
+    }
+  }
+}
+
+TEST(RaggedSchedule, PrefixSharesSumToTheClampedTotal) {
+  // Every [lo, hi) of a buffer at every int32 alignment, split over 5 "threads" with batches of
+  // 2 vectors: the shares add up to the clamped sum, whatever the head and tail.
+  constexpr int kThreads = 5;
+  alignas(16) int32_t buf[64 + 3];
+  std::mt19937 gen(7);
+  for (auto& v : buf) v = int32_t(gen() % 40) - 10;
+  const auto load4 = [](const int32_t* q, int32_t(&out)[4]) {
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(q) % 16, 0u);
+    for (int j = 0; j < 4; ++j) out[j] = q[j];
+  };
+  for (int a = 0; a < 4; ++a) {
+    for (int64_t lo = 0; lo <= 40; lo += 3) {
+      for (int64_t hi = lo; hi <= 63; ++hi) {
+        int64_t want = 0;
+        for (int64_t r = lo; r < hi; ++r) want += std::clamp(buf[a + r], 0, 20);
+        int64_t got = 0;
+        for (int t = 0; t < kThreads; ++t) got += ragged_sum_lengths<kThreads, 2>(buf + a, lo, hi, 20, t, load4);
+        ASSERT_EQ(got, want) << "alignment " << a << " [" << lo << ", " << hi << ")";
+      }
+    }
+  }
 }
 
 }  // namespace

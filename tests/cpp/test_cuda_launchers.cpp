@@ -215,22 +215,33 @@ TEST(CudaTopK, PrefillMatchesCpuBitwiseInDeterministicMode) {
   EXPECT_EQ(d_idx.host(), idx);
 }
 
+// Whole buffers (8 spare cells each, every cell preset to -1 on both sides; fill -7) equal the CPU
+// launcher's, so the values match and nothing is written past either extent. Shapes cross the
+// schedule's boundaries: rows around multiples of 132 and 264 resident blocks, more than one
+// 512-row tile per block, R = 1 with a row of several 512-entry segments, odd row pitches.
 TEST(CudaRaggedPack, MatchesCpu) {
   if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
-  const int64_t rows = 1000, width = 77;
-  std::vector<int32_t> dense(size_t(rows * width)), lengths(rows);
-  for (size_t i = 0; i < dense.size(); ++i) dense[i] = int32_t((i * 7919) % 1200) - 50;
-  for (int64_t r = 0; r < rows; ++r) lengths[r] = int32_t((r * 31) % 100) - 10;
-  DeviceBuffer<int32_t> d_dense(dense), d_len(lengths), d_out(size_t(rows * width)), d_ptr(size_t(rows + 1));
-  std::vector<int32_t> out(size_t(rows * width), -7), ptr(size_t(rows + 1), -7);
-  RaggedPackParams cpu{dense.data(), width, lengths.data(), out.data(), ptr.data(), rows, width, 900, -1};
-  RaggedPackParams gpu{d_dense.ptr, width, d_len.ptr, d_out.ptr, d_ptr.ptr, rows, width, 900, -1};
-  cpu::ragged_pack(cpu, kSerial);
-  ASSERT_EQ(cuda::ragged_pack(gpu, nullptr), 0);
-  ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
-  EXPECT_EQ(d_ptr.host(), ptr);
-  const auto got = d_out.host();
-  EXPECT_TRUE(std::equal(out.begin(), out.begin() + ptr.back(), got.begin()));
+  struct Shape {
+    int64_t rows, width, pitch;
+  };
+  for (const Shape sh : {Shape{1000, 77, 77}, Shape{1, 70000, 70000}, Shape{263, 513, 515}, Shape{264, 40, 40},
+                         Shape{265, 33, 35}, Shape{529, 9, 9}, Shape{264 * 512 + 3, 2, 3}, Shape{8192, 512, 512}}) {
+    SCOPED_TRACE(::testing::Message() << sh.rows << "x" << sh.width << " pitch " << sh.pitch);
+    const int64_t rows = sh.rows, width = sh.width, spare = 8;
+    std::vector<int32_t> dense(static_cast<size_t>(rows * sh.pitch)), lengths(static_cast<size_t>(rows));
+    for (size_t i = 0; i < dense.size(); ++i) dense[i] = int32_t((i * 7919) % 1200) - 50;
+    for (int64_t r = 0; r < rows; ++r) lengths[size_t(r)] = int32_t((r * 31 + r / 7) % (width + 20)) - 10;
+    DeviceBuffer<int32_t> d_dense(dense), d_len(lengths), d_out(size_t(rows * width + spare)),
+        d_ptr(size_t(rows + 1 + spare));
+    std::vector<int32_t> out(size_t(rows * width + spare), -1), ptr(size_t(rows + 1 + spare), -1);
+    RaggedPackParams cpu{dense.data(), sh.pitch, lengths.data(), out.data(), ptr.data(), rows, width, 900, -7};
+    RaggedPackParams gpu{d_dense.ptr, sh.pitch, d_len.ptr, d_out.ptr, d_ptr.ptr, rows, width, 900, -7};
+    cpu::ragged_pack(cpu, kSerial);
+    ASSERT_EQ(cuda::ragged_pack(gpu, nullptr), 0);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    EXPECT_EQ(d_ptr.host(), ptr);
+    EXPECT_EQ(d_out.host(), out);
+  }
 }
 
 }  // namespace

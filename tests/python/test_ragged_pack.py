@@ -1,6 +1,10 @@
 """ragged_pack (shared/spec/topk.md §6, §9): CSR prefix copy into persistent buffers, clamped lengths,
 num_kv mapping, untouched tails, strided dense rows, validation, opcheck / fake tensors and (GPU)
-CUDA-graph replay with stable addresses."""
+CUDA-graph replay with stable addresses. The schedule's boundaries (csrc/cuda/ragged_pack.cu, one
+contiguous row range per resident block, tiles of 512 rows, copy segments of 512 entries): row
+counts around multiples of the H100's 264 resident blocks and past one tile per block, R = 1, long
+rows spread over the warps, empty rows and an empty total, every int32 alignment of the dense rows,
+the lengths and the output, poisoned buffers past the extent; they run on every device."""
 
 import pytest
 import torch
@@ -107,6 +111,74 @@ def test_dense_row_stride_larger_than_width(device, pitch):
     out = pack(view, lengths.to(device))
     check_pack(dense, lengths, *out)
     assert not bool((out[0] == -777).any())
+
+
+# ---- schedule boundaries ---------------------------------------------------------------------
+
+# Rows around multiples of 132 and 264 (the H100's SMs and resident blocks), R not a multiple of
+# the block count, and 264 x 512 + 1 rows (a block owns more than one 512-row tile).
+BOUNDARY_ROWS = [1, 2, 131, 132, 133, 263, 264, 265, 527, 529, 1025, 4097, 264 * 512 + 1]
+
+
+@pytest.mark.parametrize("rows", BOUNDARY_ROWS, ids=[f"R{r}" for r in BOUNDARY_ROWS])
+def test_block_and_tile_boundaries(device, rows):
+    width = 3 if rows > 10000 else 37
+    g = torch.Generator().manual_seed(rows)
+    dense, lengths = _random(rows, width, g)
+    lengths[::5] = 0  # padding rows inside every block
+    out = pack(dense.to(device), lengths.to(device))
+    check_pack(dense, lengths, *out)
+
+
+LONG = [(1, 70000), (3, 20000), (2, 513), (5, 1024)]
+
+
+@pytest.mark.parametrize("rows,width", LONG, ids=[f"R{r}_W{w}" for r, w in LONG])
+def test_long_rows(device, rows, width):
+    """Rows of several copy segments (spread over the warps of one block), full and partial."""
+    g = torch.Generator().manual_seed(width)
+    dense = torch.randint(-5, 1 << 20, (rows, width), generator=g, dtype=torch.int32)
+    lengths = torch.tensor([width, width - 1, width // 2 + 1, 1, 0][:rows], dtype=torch.int32)
+    out = pack(dense.to(device), lengths.to(device), num_kv=1 << 19, fill=-9)
+    check_pack(dense, lengths, *out, num_kv=1 << 19, fill=-9)
+
+
+def test_empty_rows_and_empty_total(device):
+    """Mostly empty rows, then every length <= 0: indptr all 0, indices_out untouched."""
+    g = torch.Generator().manual_seed(11)
+    dense, lengths = _random(3000, 64, g)
+    lengths[lengths % 7 != 0] = 0
+    check_pack(dense, lengths, *pack(dense.to(device), lengths.to(device)))
+    lengths = -torch.randint(0, 5, (3000,), generator=g, dtype=torch.int32)
+    indices_out, indptr_out = pack(dense.to(device), lengths.to(device))
+    assert bool((indptr_out[:3001] == 0).all())
+    assert bool((indices_out == SENTINEL).all())
+    check_pack(dense, lengths, indices_out, indptr_out)
+
+
+@pytest.mark.parametrize("shift", [0, 1, 2, 3])
+@pytest.mark.parametrize("lens", ["multiple_of_4", "random"])
+def test_misaligned_pointers(device, shift, lens):
+    """Dense rows, lengths and indices_out each start `shift` int32 past a 16-byte boundary (views
+    with a storage offset; the row pitch is odd), and the output offsets take every alignment: the
+    16-byte paths and their int32 edges (or the int32 fallback) give the same packing."""
+    rows, width, pitch = 700, 45, 47
+    g = torch.Generator().manual_seed(shift)
+    dense_buf = torch.randint(-10, 1 << 20, (rows * pitch + 8,), generator=g, dtype=torch.int32).to(device)
+    dense = dense_buf[shift:shift + rows * pitch].view(rows, pitch)[:, :width]
+    hi = 40 if lens == "multiple_of_4" else width + 2
+    lengths = torch.randint(0, hi + 1, (rows,), generator=g, dtype=torch.int32)
+    if lens == "multiple_of_4":
+        lengths = lengths // 4 * 4
+    lengths_buf = torch.zeros(rows + 8, dtype=torch.int32, device=device)
+    lengths_dev = lengths_buf[shift:shift + rows]
+    lengths_dev.copy_(lengths.to(device))
+    indices_buf = poisoned((rows * width + 16,), device)
+    indptr_out = poisoned((rows + 5,), device)
+    indices_out = indices_buf[shift:]
+    OP(dense, lengths_dev, indices_out, indptr_out, 900, -1)
+    check_pack(dense.cpu(), lengths, indices_out.cpu(), indptr_out.cpu(), 900, -1)
+    assert bool((indices_buf[:shift].cpu() == SENTINEL).all()), "wrote before indices_out"
 
 
 def test_64bit_row_offsets(device):
@@ -257,6 +329,17 @@ def test_no_host_sync():
         torch.cuda.set_sync_debug_mode(0)
 
 
+def _replay(graph, buffers, new_dense, new_lengths):
+    """Puts new rows into the captured inputs, poisons the outputs and replays the graph."""
+    dense, lengths, indices_out, indptr_out = buffers
+    dense.copy_(new_dense)
+    lengths.copy_(new_lengths)
+    indices_out.fill_(SENTINEL)
+    indptr_out.fill_(SENTINEL)
+    graph.replay()
+    torch.cuda.synchronize()
+
+
 @pytest.mark.gpu
 def test_cuda_graph_replay_keeps_buffers():
     """Captured once; replayed with new lengths and values: results equal the reference, the
@@ -279,12 +362,33 @@ def test_cuda_graph_replay_keeps_buffers():
     for hi in [0, 5, width, width + 50]:
         new_dense, new_lengths = _random(rows, width, g, lo=-2, hi=hi)
         new_lengths[::7] = 0  # padding rows
-        dense.copy_(new_dense)
-        lengths.copy_(new_lengths)
-        indices_out.fill_(SENTINEL)
-        indptr_out.fill_(SENTINEL)
-        graph.replay()
-        torch.cuda.synchronize()
+        _replay(graph, (dense, lengths, indices_out, indptr_out), new_dense, new_lengths)
         assert (indices_out.data_ptr(), indptr_out.data_ptr()) == ptrs
         assert vals.shape == (rows * width,) and ptr.shape == (rows + 1,)
         check_pack(new_dense, new_lengths, indices_out.cpu(), indptr_out.cpu(), 900, -1)
+
+
+@pytest.mark.gpu
+def test_cuda_graph_replay_many_blocks():
+    """A capture over many blocks and two tiles per block, replayed with new lengths (padding rows,
+    every length empty, every row full): each replay equals the reference, tails untouched."""
+    rows, width = 264 * 512 + 77, 5
+    dense = torch.zeros(rows, width, dtype=torch.int32, device="cuda")
+    lengths = torch.zeros(rows, dtype=torch.int32, device="cuda")
+    indices_out = poisoned((rows * width + 5,), "cuda")
+    indptr_out = poisoned((rows + 1 + 5,), "cuda")
+    ops.ragged_pack(dense, lengths, indices_out, indptr_out)
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        ops.ragged_pack(dense, lengths, indices_out, indptr_out)
+    g = torch.Generator().manual_seed(5)
+    for case in ["random", "empty", "full"]:
+        new_dense, new_lengths = _random(rows, width, g)
+        if case == "empty":
+            new_lengths.zero_()
+        elif case == "full":
+            new_lengths.fill_(width)
+        new_lengths[::9] = 0 if case != "full" else width
+        _replay(graph, (dense, lengths, indices_out, indptr_out), new_dense, new_lengths)
+        check_pack(new_dense, new_lengths, indices_out.cpu(), indptr_out.cpu())

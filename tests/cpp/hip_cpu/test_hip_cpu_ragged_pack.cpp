@@ -1,7 +1,9 @@
 // The HIP ragged_pack launchers (gfx942 and gfx950) executed on the HIP CPU runtime, against the
 // CPU launcher: indptr and the packed values exact; every cell past indptr[R] of indices_out, and
-// the guards past both buffers, keep their preset -1 bytes. Shapes cross the 32-row workgroup and
-// the 64-lane row-copy boundaries, with clamped lengths, the num_kv map, strided dense rows.
+// the guards past both buffers, keep their preset -1 bytes. Shapes cross the schedule's boundaries
+// (one contiguous row range per workgroup of a grid of CU count workgroups, 1024-row tiles,
+// 512-entry copy segments, 64-lane waves), with clamped lengths, the num_kv map, strided and
+// misaligned dense rows, empty rows and an empty total.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -68,6 +70,41 @@ TEST_P(HipCpuRaggedPack, RandomRows) {
       expect_matches_cpu(GetParam(), dense, rows, width, pitch, lengths, num_kv, kIntMin);
     }
   }
+}
+
+TEST_P(HipCpuRaggedPack, ScheduleBoundaries) {
+  // Rows just below, at and past the grid (gfx950 256 CUs, gfx942 304), more than one tile per
+  // workgroup, R = 1 with a row of several segments, every length <= 0.
+  std::mt19937 gen(5);
+  for (auto [rows, width, pitch] : {std::tuple<int64_t, int64_t, int64_t>{255, 9, 9}, {256, 9, 11}, {257, 5, 5},
+                                    {303, 3, 3}, {304, 3, 4}, {305, 7, 7}, {256 * 1024 + 1, 1, 1},
+                                    {1, 3000, 3001}, {2, 1025, 1025}}) {
+    std::vector<int32_t> dense(size_t(rows * pitch));
+    for (auto& v : dense) v = int32_t(gen() % 2000) - 100;
+    std::vector<int32_t> lengths(static_cast<size_t>(rows));
+    for (auto& n : lengths) n = int32_t(gen() % (width + 4)) - 2;
+    for (size_t r = 0; r < lengths.size(); r += 3) lengths[r] = 0;
+    SCOPED_TRACE(::testing::Message() << rows << "x" << width << " pitch " << pitch);
+    expect_matches_cpu(GetParam(), dense, rows, width, pitch, lengths, 1000, -7);
+    if (rows == 257) {
+      for (auto& n : lengths) n = -int32_t(gen() % 3);
+      expect_matches_cpu(GetParam(), dense, rows, width, pitch, lengths, -1, -1);
+    }
+  }
+}
+
+TEST_P(HipCpuRaggedPack, MisalignedRows) {
+  // Dense rows starting 0-3 dwords past a 16-byte boundary (pitch 4k + 1), lengths of every
+  // residue mod 4: the dwordx4 path (source and destination co-aligned) and the dword path.
+  std::mt19937 gen(9);
+  const int64_t rows = 300, width = 70, pitch = 73;
+  std::vector<int32_t> dense(size_t(rows * pitch));
+  for (auto& v : dense) v = int32_t(gen() % 5000);
+  std::vector<int32_t> lengths(static_cast<size_t>(rows));
+  for (auto& n : lengths) n = int32_t(gen() % (width + 1));
+  expect_matches_cpu(GetParam(), dense, rows, width, pitch, lengths, -1, -1);
+  for (auto& n : lengths) n = n / 4 * 4;
+  expect_matches_cpu(GetParam(), dense, rows, width, pitch, lengths, 4000, kIntMin);
 }
 
 TEST_P(HipCpuRaggedPack, ZeroRowsAndZeroWidth) {
