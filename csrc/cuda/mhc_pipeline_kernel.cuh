@@ -71,8 +71,8 @@ struct DelayedArgs {
 
 // Where the projection's fn operand comes from. kBf16: this CTA's fn slice split once into three
 // bf16 parts (hi + mid + lo = fn to 2^-27) in shared memory, so the bf16 residual feeds the mma as
-// it was loaded (no operand conversion, no per-tile split); needs 6 bytes per fn element (D/C <=
-// 256 at n = 4). kTf32: the fp32 slice in shared memory, split into tf32 hi + lo per tile (D/C up to
+// it was loaded (no operand conversion, no per-tile split); needs 6 bytes per fn element: used for
+// D/C = 256 (D = 4096 at n = 4; 152 KB). kTf32: the fp32 slice in shared memory, split into tf32 hi + lo per tile (D/C up to
 // 448). kGlobal: fp32 fn read from L2 (tf32 split), for clusters that run one tile (decode).
 enum class Engine { kGlobal, kTf32, kBf16 };
 
