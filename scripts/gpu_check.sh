@@ -15,8 +15,10 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/dsv4ext-gpu}
-LOGS=$OUT/logs  # packed into $OUT/logs.tgz at the end (the device tool returns at most 8 files)
-mkdir -p "$LOGS"
+# Logs live outside $OUT and are packed into $OUT/logs.tgz after every stage: the device tool returns
+# at most 8 files, and a call cut at its time limit still returns the stages it finished.
+LOGS=/tmp/dsv4ext-gpu-logs/logs
+rm -rf "$LOGS" && mkdir -p "$LOGS" "$OUT"
 stages=${*:-info check gtest test sanitize bench cli-bench}
 status=0
 run() {  # run NAME CMD...: log to $LOGS/NAME.log, remember failures
@@ -27,6 +29,7 @@ run() {  # run NAME CMD...: log to $LOGS/NAME.log, remember failures
   tail -n "${TAIL:-25}" "$LOGS/$name.log"
   echo "=== $name: exit $rc"
   [ $rc -eq 0 ] || status=1
+  tar -C "$(dirname "$LOGS")" -czf "$OUT/logs.tgz.part" logs && mv "$OUT/logs.tgz.part" "$OUT/logs.tgz"
 }
 
 site=/tmp/dsv4ext-site
@@ -74,5 +77,4 @@ for stage in $stages; do
     *) echo "unknown stage $stage"; status=1 ;;
   esac
 done
-tar -C "$OUT" -czf "$OUT/logs.tgz" logs && rm -rf "$LOGS"
 exit $status
