@@ -187,7 +187,10 @@ INSTANTIATE_TEST_SUITE_P(Shapes, CudaMhc,
                          ::testing::Values(MhcCase{4, 512, 37, false}, MhcCase{4, 512, 37, true},
                                            MhcCase{4, 4096, 300, true}, MhcCase{4, 1280, 5, false},
                                            MhcCase{3, 65, 17, true}, MhcCase{8, 24, 3, false},
-                                           MhcCase{1, 7, 2, true}, MhcCase{4, 512, 600, true}),
+                                           MhcCase{1, 7, 2, true}, MhcCase{4, 512, 600, true},
+                                           // the pipeline's engines: bf16 parts without the norm
+                                           // (D = 4096), fp32 slice with 16 warps (D = 7168)
+                                           MhcCase{4, 4096, 300, false}, MhcCase{4, 7168, 150, true}),
                          [](const ::testing::TestParamInfo<MhcCase>& info) {
                            const MhcCase& c = info.param;
                            return "n" + std::to_string(c.n) + "_D" + std::to_string(c.hidden) + "_T" +
