@@ -21,6 +21,9 @@
 #include <cub/block/block_scan.cuh>
 
 #include <algorithm>
+#include <map>
+#include <mutex>
+#include <tuple>
 
 #include "../common/topk_math.h"
 #include "cuda_common.cuh"
@@ -38,26 +41,41 @@ constexpr size_t kMaxDynamicSmem = 200 * 1024;
 constexpr uint32_t kMaxCandidates = 8192;
 constexpr int kMaxClusterBlocks = 8;  // the portable cluster size
 
-template <int kThreads>
+template <int kThreads, int kHistBuffers = 1>
 struct Shared {
   static constexpr int kWarps = kThreads / kWarp;
   static constexpr int kBinsPerThread = kTopkBins / kThreads;
   using Scan = cub::BlockScan<uint32_t, kThreads>;
   typename Scan::TempStorage scan;
-  uint32_t hist[kTopkBins];
+  uint32_t hist[kHistBuffers * kTopkBins];  // RowGroup::hist_offset picks the one in use
   uint32_t sel_digit, sel_remaining, sel_count;
   uint32_t warp_count[2][kWarps];
   uint32_t block_count[2];  // read by the later blocks of the cluster
 };
 
-// The blocks that share a row: a thread-block cluster splits a row into contiguous slices when
-// there are few rows (decode), so one row still uses several SMs; histograms are summed and
-// ordered-write offsets exchanged through distributed shared memory. Unclustered (many rows):
-// one block per row and plain barriers, with no cluster code in the kernel.
+// The blocks that share a row: a thread-block cluster splits a row into contiguous slices, so
+// that each slice is staged (rows too long for one block's shared memory) or one row uses several
+// SMs (few rows); histograms are summed and ordered-write offsets exchanged through distributed
+// shared memory. Unclustered: one block per row and plain barriers, with no cluster code in the
+// kernel.
+//
+// Cluster barriers: one after each histogram (pick_digit) and one before the offsets are read
+// (ordered_bases), nothing else per row. The histograms alternate between two buffers, so a
+// block clears the next one while others may still read the last one; a buffer is rewritten only
+// two histograms later, after a cluster barrier that every block reaches after its reads of it.
+// block_count is rewritten in the next row's ordered_bases, after that row's first pick_digit
+// barrier. The blocks pass one last barrier before they exit (remote shared memory must outlive
+// its readers).
 template <bool kClusteredT>
 struct RowGroup {
   static constexpr bool kClustered = kClusteredT;
+  static constexpr int kHistBuffers = kClustered ? 2 : 1;
   uint32_t rank = 0, size = 1;
+  uint32_t hist_offset = 0;  // the histogram buffer in use, from Shared::hist
+  // Starts the next histogram in the other buffer.
+  __device__ void next_hist() {
+    if constexpr (kClustered) hist_offset ^= kTopkBins;
+  }
   __device__ void sync() const {
     if constexpr (kClustered) {
       cg::this_cluster().sync();
@@ -68,6 +86,9 @@ struct RowGroup {
   template <class T>
   __device__ T* remote(T* p, uint32_t r) const { return cg::this_cluster().map_shared_rank(p, r); }
 };
+
+template <int kThreads, class G>
+using SharedFor = Shared<kThreads, G::kHistBuffers>;
 
 // Where a walk reads its keys: the slice in global memory (re-read per pass), the slice's keys
 // staged in shared memory, or the index-ordered candidate buffer (keys and their row indices).
@@ -141,10 +162,10 @@ __device__ __forceinline__ void count_first_digit(uint32_t* hist, uint32_t key) 
 // first digit into the (cleared) histogram on the way.
 template <int kThreads>
 __device__ void stage_slice(const float* slice, uint32_t n, int64_t col_stride, uint32_t* staged,
-                            Shared<kThreads>& sh) {
+                            uint32_t* hist) {
   const auto put = [&](uint32_t i, float x) {
     staged[i] = topk_key(x);
-    count_first_digit(sh.hist, staged[i]);
+    count_first_digit(hist, staged[i]);
   };
   uint32_t done = 0;
   if (col_stride == 1 && aligned16(slice)) {
@@ -174,16 +195,16 @@ struct Selection {
 // sel.mask into its histogram: the digit (from the top) where the group's running count reaches
 // sel.remaining. Every block computes the same answer.
 template <int kThreads, class G>
-__device__ void pick_digit(int pass, Selection& sel, Shared<kThreads>& sh, const G& g) {
-  using S = Shared<kThreads>;
+__device__ void pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>& sh, const G& g) {
+  using S = SharedFor<kThreads, G>;
   g.sync();  // all histograms complete
   // Thread q holds the bins ranked q * B .. q * B + B - 1 from the top.
   uint32_t count[S::kBinsPerThread], above[S::kBinsPerThread];
 #pragma unroll
   for (int j = 0; j < S::kBinsPerThread; ++j) count[j] = 0;
   for (uint32_t r = 0; r < g.size; ++r) {
-    const uint32_t* hist = sh.hist;
-    if constexpr (G::kClustered) hist = g.remote(sh.hist, r);
+    const uint32_t* hist = sh.hist + g.hist_offset;
+    if constexpr (G::kClustered) hist = g.remote(sh.hist + g.hist_offset, r);
 #pragma unroll
     for (int j = 0; j < S::kBinsPerThread; ++j)
       count[j] += hist[kTopkBins - 1 - (threadIdx.x * S::kBinsPerThread + j)];
@@ -203,17 +224,21 @@ __device__ void pick_digit(int pass, Selection& sel, Shared<kThreads>& sh, const
   sel.mask |= topk_digit_mask(pass) << shift;
   sel.remaining = sh.sel_remaining;
   sel.on_prefix = sh.sel_count;
-  g.sync();  // histograms (read across the group), scan storage and sel_* are rewritten next
+  // Scan storage and sel_* are rewritten next. Across the cluster no barrier: the next histogram
+  // goes into the other buffer (RowGroup).
+  __syncthreads();
 }
 
 // One radix digit: histogram over the walk, then pick_digit.
 template <int kThreads, class W, class G>
-__device__ void select_digit(const W& walk, int pass, Selection& sel, Shared<kThreads>& sh, const G& g) {
+__device__ void select_digit(const W& walk, int pass, Selection& sel, SharedFor<kThreads, G>& sh, G& g) {
   const int shift = topk_digit_shift(pass);
   const uint32_t digit_mask = topk_digit_mask(pass);
-  clear_hist(sh.hist, kThreads);
+  g.next_hist();
+  uint32_t* hist = sh.hist + g.hist_offset;
+  clear_hist(hist, kThreads);
   walk.for_each([&](uint32_t, uint32_t key, bool valid) {
-    if (valid && (key & sel.mask) == sel.prefix) atomicAdd(&sh.hist[(key >> shift) & digit_mask], 1u);
+    if (valid && (key & sel.mask) == sel.prefix) atomicAdd(&hist[(key >> shift) & digit_mask], 1u);
   });
   pick_digit(pass, sel, sh, g);
 }
@@ -223,7 +248,7 @@ __device__ void select_digit(const W& walk, int pass, Selection& sel, Shared<kTh
 // one across the group.
 template <int kThreads, class W, class G>
 __device__ void ordered_bases(const W& walk, const Selection& sel, uint32_t& above_base, uint32_t& on_base,
-                              Shared<kThreads>& sh, const G& g) {
+                              SharedFor<kThreads, G>& sh, const G& g) {
   uint32_t n_above = 0, n_on = 0;
   walk.for_each([&](uint32_t, uint32_t key, bool valid) {
     n_above += __popc(__ballot_sync(0xffffffffu, valid && (key & sel.mask) > sel.prefix));
@@ -237,7 +262,7 @@ __device__ void ordered_bases(const W& walk, const Selection& sel, uint32_t& abo
   __syncthreads();
   above_base = on_base = 0;
   uint32_t block_above = 0, block_on = 0;
-  for (int w = 0; w < Shared<kThreads>::kWarps; ++w) {
+  for (int w = 0; w < SharedFor<kThreads, G>::kWarps; ++w) {
     if (w == warp) {
       above_base = block_above;
       on_base = block_on;
@@ -262,8 +287,8 @@ __device__ void ordered_bases(const W& walk, const Selection& sel, uint32_t& abo
 // The remaining digits from `pass` on (none once every key on the prefix is needed), then the
 // ordered write at topk_slot(#above before, #on the prefix before, needed).
 template <int kThreads, class W, class G>
-__device__ void finish_row(const W& walk, int pass, Selection sel, int32_t* out, Shared<kThreads>& sh,
-                           const G& g) {
+__device__ void finish_row(const W& walk, int pass, Selection sel, int32_t* out, SharedFor<kThreads, G>& sh,
+                           G& g) {
   for (; pass < kTopkRadixPasses && sel.on_prefix != sel.remaining; ++pass)
     select_digit(walk, pass, sel, sh, g);
   uint32_t a, e;
@@ -287,7 +312,7 @@ __device__ void finish_row(const W& walk, int pass, Selection sel, int32_t* out,
 // of barriers is the same on both paths).
 template <int kThreads, class Source, class G>
 __device__ void select_slice(Source src, uint32_t n, uint32_t k, uint32_t* cand_keys, uint32_t* cand_idx,
-                             uint32_t cand_cap, int32_t* out, Shared<kThreads>& sh, const G& g) {
+                             uint32_t cand_cap, int32_t* out, SharedFor<kThreads, G>& sh, G& g) {
   constexpr uint32_t kWarps = kThreads / kWarp;
   const auto slice = Walk<kThreads, Source>::chunked(src, n);
   Selection sel;
@@ -322,12 +347,13 @@ __device__ void select_slice(Source src, uint32_t n, uint32_t k, uint32_t* cand_
 // `staged_cap` staged keys, then `cand_cap` candidate keys and indices.
 template <int kThreads, bool kClustered>
 __global__ void __launch_bounds__(kThreads) topk_kernel(TopKParams p, uint32_t staged_cap, uint32_t cand_cap) {
-  __shared__ Shared<kThreads> sh;
+  using G = RowGroup<kClustered>;
+  __shared__ SharedFor<kThreads, G> sh;
   extern __shared__ uint32_t dyn[];
   uint32_t* staged = dyn;
   uint32_t* cand_keys = dyn + staged_cap;
   uint32_t* cand_idx = cand_keys + cand_cap;
-  RowGroup<kClustered> g;
+  G g;
   if constexpr (kClustered) {
     g.rank = cg::this_cluster().block_rank();
     g.size = cg::this_cluster().num_blocks();
@@ -343,54 +369,97 @@ __global__ void __launch_bounds__(kThreads) topk_kernel(TopKParams p, uint32_t s
       const int64_t s0 = len * g.rank / g.size, s1 = len * (g.rank + 1) / g.size;
       const uint32_t n = uint32_t(s1 - s0);
       const float* slice = p.logits + r * p.logits_row_stride + (start + s0) * p.logits_col_stride;
-      clear_hist(sh.hist, kThreads);
+      g.next_hist();
+      uint32_t* hist = sh.hist + g.hist_offset;
+      clear_hist(hist, kThreads);
       if (n <= staged_cap) {
-        stage_slice<kThreads>(slice, n, p.logits_col_stride, staged, sh);
+        stage_slice<kThreads>(slice, n, p.logits_col_stride, staged, hist);
         const StagedSlice src{staged, uint32_t(s0)};
         select_slice<kThreads>(src, n, uint32_t(p.k), cand_keys, cand_idx, cand_cap, out, sh, g);
       } else {
         const GlobalSlice src{slice, p.logits_col_stride, uint32_t(s0)};
         Walk<kThreads, GlobalSlice>::chunked(src, n).for_each([&](uint32_t, uint32_t key, bool valid) {
-          if (valid) count_first_digit(sh.hist, key);
+          if (valid) count_first_digit(hist, key);
         });
         select_slice<kThreads>(src, n, uint32_t(p.k), cand_keys, cand_idx, cand_cap, out, sh, g);
       }
     }
-    g.sync();  // shared storage (some of it read by the group) is reused by the next row
+    __syncthreads();  // shared storage is reused by the next row (across the cluster: RowGroup)
   }
+  if constexpr (kClustered) g.sync();  // the others' last reads of this block's shared memory
 }
 
+// Per block: a candidate buffer of up to kMaxCandidates entries (k plus a first-digit bin for the
+// index top-k sizes; a larger set falls back to walking the slice), and the staged slice of
+// `slice` keys when it fits beside it.
+struct SliceSmem {
+  uint32_t cand_cap = 0, staged_cap = 0;
+  bool staged = false;
+  size_t bytes() const { return (size_t(cand_cap) * 2 + staged_cap) * sizeof(uint32_t); }
+};
+SliceSmem slice_smem(int64_t slice) {
+  SliceSmem m;
+  m.cand_cap = uint32_t(std::min<int64_t>(slice, kMaxCandidates));
+  m.staged = size_t(m.cand_cap) * 2 * sizeof(uint32_t) + size_t(slice) * sizeof(uint32_t) <= kMaxDynamicSmem;
+  m.staged_cap = m.staged ? uint32_t(slice) : 0u;
+  return m;
+}
+
+// The smallest group (1, 2, 4 or 8 blocks) whose per-block slice of a `width`-wide row is staged
+// (width <= 34816 alone, <= 278528 with 8 blocks); 0 when none is.
+int staging_group(int64_t width) {
+  for (int group = 1; group <= kMaxClusterBlocks; group *= 2)
+    if (slice_smem((width + group - 1) / group).staged) return group;
+  return 0;
+}
+
+// The opt-in beyond 48 KB of static + dynamic shared memory, set once per device: 0 or the error.
 template <int kThreads, bool kClustered>
-int launch(const TopKParams& p, int group, int device, cudaStream_t s) {
-  // Per block: a candidate buffer of up to kMaxCandidates entries (k plus a first-digit bin for
-  // the index top-k sizes; a larger set falls back to walking the slice), and the staged slice
-  // when it fits beside it.
-  const int64_t slice = (p.width + group - 1) / group;
-  const uint32_t cand_cap = uint32_t(std::min<int64_t>(slice, kMaxCandidates));
-  const size_t cand_bytes = size_t(cand_cap) * 2 * sizeof(uint32_t);
-  const bool stage = cand_bytes + size_t(slice) * sizeof(uint32_t) <= kMaxDynamicSmem;
-  const uint32_t staged_cap = stage ? uint32_t(slice) : 0u;
-  const size_t smem = cand_bytes + size_t(staged_cap) * sizeof(uint32_t);
-  // The opt-in beyond 48 KB of static + dynamic shared memory, set once per device.
+int opt_in_smem(int device) {
   static PerDevice opted_in;
   const auto opt_in = [](int) {
     const cudaError_t e = cudaFuncSetAttribute(topk_kernel<kThreads, kClustered>,
                                                cudaFuncAttributeMaxDynamicSharedMemorySize, int(kMaxDynamicSmem));
     return int(e == cudaSuccess);
   };
-  if (!opted_in.get(device, opt_in)) {
-    const cudaError_t e = cudaGetLastError();
-    return int(e != cudaSuccess ? e : cudaErrorInvalidValue);
+  if (opted_in.get(device, opt_in)) return 0;
+  const cudaError_t e = cudaGetLastError();
+  return int(e != cudaSuccess ? e : cudaErrorInvalidValue);
+}
+
+// Whether a cluster of `group` 1024-thread blocks with `smem` bytes of dynamic shared memory each
+// can be resident on the device (cudaOccupancyMaxActiveClusters > 0; a refused query counts as
+// no, e.g. on a MIG slice whose GPCs hold fewer SMs). Asked once per (device, group, smem): the
+// query costs host time; it enqueues nothing, so it is legal under stream capture.
+bool cluster_fits(int device, int group, size_t smem) {
+  static std::mutex mu;
+  static std::map<std::tuple<int, int, size_t>, bool> cache;
+  const std::lock_guard<std::mutex> lock(mu);
+  const auto key = std::make_tuple(device, group, smem);
+  if (const auto it = cache.find(key); it != cache.end()) return it->second;
+  int n = 0;
+  if (opt_in_smem<1024, true>(device) == 0) {
+    cudaLaunchAttribute attr;
+    const cudaLaunchConfig_t cfg = cluster_launch(unsigned(group), 1024, unsigned(group), smem, nullptr, attr);
+    if (cudaOccupancyMaxActiveClusters(&n, topk_kernel<1024, true>, &cfg) != cudaSuccess) n = 0;
   }
+  cudaGetLastError();  // a refused query is an answer (no), not an error of this launch
+  return cache[key] = n > 0;
+}
+
+template <int kThreads, bool kClustered>
+int launch(const TopKParams& p, int group, int device, cudaStream_t s) {
+  const SliceSmem m = slice_smem((p.width + group - 1) / group);
+  if (const int e = opt_in_smem<kThreads, kClustered>(device); e != 0) return e;
   const int64_t max_groups = 65535LL * 32 / group;
   const unsigned grid = unsigned((p.rows < max_groups ? p.rows : max_groups) * group);
   if constexpr (!kClustered) {
-    topk_kernel<kThreads, false><<<grid, kThreads, smem, s>>>(p, staged_cap, cand_cap);
+    topk_kernel<kThreads, false><<<grid, kThreads, m.bytes(), s>>>(p, m.staged_cap, m.cand_cap);
     return int(cudaGetLastError());
   } else {
     cudaLaunchAttribute attr;
-    const cudaLaunchConfig_t cfg = cluster_launch(grid, kThreads, unsigned(group), smem, s, attr);
-    return int(cudaLaunchKernelEx(&cfg, topk_kernel<kThreads, true>, p, staged_cap, cand_cap));
+    const cudaLaunchConfig_t cfg = cluster_launch(grid, kThreads, unsigned(group), m.bytes(), s, attr);
+    return int(cudaLaunchKernelEx(&cfg, topk_kernel<kThreads, true>, p, m.staged_cap, m.cand_cap));
   }
 }
 
@@ -400,19 +469,27 @@ int top_k_per_row(const TopKParams& p, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
-  // Launch shape only (every shape runs the same selection and gives the same results). Few rows
-  // (decode): 1024 threads per block and, for wide rows, a cluster of up to 8 blocks per row so
-  // that about one block per SM is busy; many rows: one block per row, smaller the narrower the
-  // rows, so that several rows share an SM.
+  // Launch shape only (every shape runs the same selection and gives the same results).
+  // Few rows (decode): 1024 threads per block and, for wide rows, a cluster of up to 8 blocks per
+  // row so that about one block per SM is busy. Many rows: one block per row, smaller the
+  // narrower the rows, so that several rows share an SM. Either way, a row too wide for one
+  // block's staging takes the smallest cluster whose slices stage (up to 8 blocks, 278528
+  // columns), so it is read from HBM once; wider rows walk it from global memory. A cluster the
+  // device cannot hold falls back to one block per row.
+  const int staged_group = staging_group(p.width);  // 0: no group of up to 8 blocks stages a slice
+  int group = 1;
   if (p.rows < 512) {
     const int sms = device_sm_count(device);
-    int group = 1;
     while (group < kMaxClusterBlocks && p.rows * group * 2 <= sms && p.width / (group * 2) >= 4096) group *= 2;
-    return group > 1 ? launch<1024, true>(p, group, device, s) : launch<1024, false>(p, 1, device, s);
+    group = std::max(group, staged_group);
+  } else if (p.width > 16384) {
+    group = std::max(1, staged_group);
+  } else {
+    return p.width > 4096 ? launch<512, false>(p, 1, device, s) : launch<256, false>(p, 1, device, s);
   }
-  if (p.width > 16384) return launch<1024, false>(p, 1, device, s);
-  if (p.width > 4096) return launch<512, false>(p, 1, device, s);
-  return launch<256, false>(p, 1, device, s);
+  if (group > 1 && cluster_fits(device, group, slice_smem((p.width + group - 1) / group).bytes()))
+    return launch<1024, true>(p, group, device, s);
+  return launch<1024, false>(p, 1, device, s);
 }
 
 }  // namespace dsv4::cuda

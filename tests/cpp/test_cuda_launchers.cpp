@@ -4,8 +4,10 @@
 #include <cuda_runtime.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -14,6 +16,7 @@
 #include "cuda/cuda_ops.h"
 #include "launcher_compare.h"
 #include "test_util.h"
+#include "topk_cases.h"
 
 namespace dsv4::test {
 namespace {
@@ -217,6 +220,105 @@ TEST(CudaTopK, PrefillMatchesCpuBitwiseInDeterministicMode) {
   ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
   EXPECT_EQ(d_idx.host(), idx);
 }
+
+// Rows too wide for one block's staging (34816 columns) take a thread-block cluster of 2, 4 or 8
+// blocks that each stage a slice; wider than 278528 they walk the row from global memory. Every
+// shape against the CPU launcher (bitwise when deterministic, as sets otherwise), with ties
+// straddling the slice boundaries, NaN / inf rows, massive ties, strided logits and clamped
+// windows. >= 512 rows take the prefill launch shapes, fewer the decode ones.
+struct LongRowCase {
+  const char* name;
+  int64_t rows, width;
+  int k;
+  int64_t col_stride = 1, pitch_extra = 0;  // row pitch = width * col_stride + pitch_extra
+  bool decode = false;                       // 1-D seq_lens with next_n = 2
+};
+
+class CudaTopKLongRows : public ::testing::TestWithParam<LongRowCase> {};
+
+TEST_P(CudaTopKLongRows, MatchesCpu) {
+  if (!have_gpu()) GTEST_SKIP() << "no CUDA device";
+  const LongRowCase c = GetParam();
+  const int64_t rows = c.rows, width = c.width, k = c.k, pitch = width * c.col_stride + c.pitch_extra;
+  std::mt19937 gen(uint32_t(width + k));
+  std::vector<float> logits = normal_floats(size_t(rows * pitch), uint32_t(width));
+  for (int64_t r = 0; r < rows; ++r) {
+    float* row = logits.data() + r * pitch;
+    const auto at = [&](int64_t j) -> float& { return row[j * c.col_stride]; };
+    if (r % 4 == 1) {  // ties at the k-th value around every slice boundary of 2, 4 and 8 blocks
+      for (int64_t b = 1; b < 8; ++b)
+        for (int64_t j = std::max<int64_t>(0, width * b / 8 - 2500); j < std::min(width, width * b / 8 + 2500); ++j)
+          at(j) = 2.75f;
+    } else if (r % 4 == 2) {  // NaN of both signs, +-inf, -0.0; every 8th such row almost all NaN
+      const uint32_t nan_share = r % 32 == 2 ? 999 : 300;
+      for (int64_t j = 0; j < width; ++j) {
+        const uint32_t u = gen() % 1000;
+        if (u < nan_share) at(j) = (u & 1) ? kNaN : -kNaN;
+        else if (u < nan_share + 10) at(j) = (u & 1) ? kInf : -kInf;
+        else if (u < nan_share + 20) at(j) = (u & 1) ? -0.0f : 0.0f;
+      }
+    } else if (r % 4 == 3) {  // massive exact ties
+      for (int64_t j = 0; j < width; ++j) at(j) = float(int(gen() % 7) - 3);
+    }
+  }
+  // Windows: full rows (the ties rows, so the boundaries sit where the slices split), lengths 0, 1,
+  // k-1, k, k+1, width-1, clamped ones, then random.
+  std::vector<int32_t> starts(static_cast<size_t>(rows)), ends(static_cast<size_t>(rows));
+  const int64_t lens[] = {0, 1, k - 1, k, k + 1, width - 1, width};
+  for (int64_t r = 0; r < rows; ++r) {
+    int64_t n = r % 4 == 1 ? width : (r < 28 ? lens[r % 7] : int64_t(gen() % uint32_t(width + 1)));
+    n = std::clamp<int64_t>(n, 0, width);
+    const int64_t s = int64_t(gen() % uint32_t(width - n + 1));
+    starts[size_t(r)] = int32_t(s), ends[size_t(r)] = int32_t(s + n);
+  }
+  starts[4] = -7, ends[4] = int32_t(width + 100);  // clamped to the whole row
+  starts[8] = int32_t(width / 2), ends[8] = int32_t(width / 2 - 3);  // end < start
+  std::vector<int32_t> seq_lens;
+  if (c.decode)  // row r = 2b + q has len seq_lens[b] - 1 + q: the ties rows (b even, q = 1) full
+    for (int64_t b = 0; b < rows / 2; ++b)
+      seq_lens.push_back(b % 2 == 0 ? int32_t(width) : ends[size_t(2 * b)] - starts[size_t(2 * b)] + 1);
+  DeviceBuffer<float> d_logits(logits);
+  DeviceBuffer<int32_t> d_starts(starts), d_ends(c.decode ? seq_lens : ends), d_idx(size_t(rows * k));
+  for (const bool det : {true, false}) {
+    SCOPED_TRACE(::testing::Message() << (det ? "deterministic" : "default"));
+    std::vector<int32_t> idx(size_t(rows * k));
+    TopKParams cpu{logits.data(), rows, width, pitch, c.col_stride, starts.data(), ends.data(), 1, false,
+                   idx.data(), k, int(k), det};
+    if (c.decode) cpu.row_starts = nullptr, cpu.row_ends = seq_lens.data(), cpu.next_n = 2;
+    TopKParams gpu = cpu;
+    gpu.logits = d_logits.ptr, gpu.row_starts = c.decode ? nullptr : d_starts.ptr, gpu.row_ends = d_ends.ptr;
+    gpu.indices = d_idx.ptr;
+    cpu::top_k_per_row(cpu, kThreaded);
+    ASSERT_EQ(cudaMemset(d_idx.ptr, 0xff, d_idx.n * sizeof(int32_t)), cudaSuccess);
+    ASSERT_EQ(cuda::top_k_per_row(gpu, nullptr), 0);
+    ASSERT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+    std::vector<int32_t> got = d_idx.host();
+    if (!det)  // the set is fixed in both modes, the order only when deterministic
+      for (int64_t r = 0; r < rows; ++r) {
+        std::sort(got.begin() + r * k, got.begin() + (r + 1) * k);
+        std::sort(idx.begin() + r * k, idx.begin() + (r + 1) * k);
+      }
+    int64_t bad_rows = 0;
+    for (int64_t r = 0; r < rows; ++r)
+      if (!std::equal(got.begin() + r * k, got.begin() + (r + 1) * k, idx.begin() + r * k) && ++bad_rows <= 3)
+        ADD_FAILURE() << "row " << r << " (window " << starts[size_t(r)] << ".." << ends[size_t(r)] << ") differs";
+    EXPECT_EQ(bad_rows, 0);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, CudaTopKLongRows,
+    ::testing::Values(LongRowCase{"cluster2_odd_width", 512, 34817, 2048},
+                      LongRowCase{"cluster4_unaligned_pitch", 512, 69633, 1024, 1, 1},
+                      LongRowCase{"cluster8_col_stride2", 512, 139265, 512, 2, 3},
+                      LongRowCase{"cluster8_largest_staged_slice", 520, 278528, 2048},
+                      LongRowCase{"global_fallback", 512, 278529, 1024},
+                      LongRowCase{"cluster2_k_near_slice", 512, 40000, 19000},
+                      LongRowCase{"cluster4_k_above_slice", 512, 70000, 20000},
+                      LongRowCase{"cluster4_2048x131072", 2048, 131072, 1024},
+                      LongRowCase{"decode_64x262144", 64, 262144, 2048, 1, 0, true},
+                      LongRowCase{"decode_200x50000", 200, 50000, 512, 1, 0, true}),
+    [](const ::testing::TestParamInfo<LongRowCase>& info) { return std::string(info.param.name); });
 
 // Whole buffers (8 spare cells each, every cell preset to -1 on both sides; fill -7) equal the CPU
 // launcher's, so the values match and nothing is written past either extent. Shapes cross the

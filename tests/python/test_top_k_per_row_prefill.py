@@ -359,3 +359,34 @@ def test_cuda_graph_replay_with_other_lengths(deterministic):
         check_prefill(new_logits, new_starts, new_ends, k, indices, deterministic)
         if deterministic:
             assert torch.equal(indices, eager)
+
+
+# Rows wider than one block's staging (34816 columns) take a cluster of 2, 4 or 8 blocks, each
+# staging a slice (>= 512 rows: the prefill launch shapes); past 278528 they walk global memory.
+LONG = [(34817, 2048, "contiguous"), (69633, 1024, "pitch_w_plus_3"), (139265, 512, "every_other_column"),
+        (278529, 1024, "contiguous")]
+
+
+@pytest.mark.gpu
+@DET
+@pytest.mark.parametrize("width,k,layout", LONG, ids=[f"w{w}_k{k}_{lay}" for w, k, lay in LONG])
+def test_long_rows_clustered(width, k, layout, deterministic):
+    """512 long rows: ties at the k-th value straddling every slice boundary (full windows), NaN /
+    +-inf rows, massive ties, random and clamped windows, strided logits."""
+    g = torch.Generator().manual_seed(width)
+    rows = 512
+    dense = torch.randn(rows, width, generator=g)
+    col = torch.arange(width)
+    near_boundary = torch.zeros(width, dtype=torch.bool)
+    for b in range(1, 8):
+        near_boundary |= (col - width * b // 8).abs() < 2500
+    dense[1::4] = torch.where(near_boundary, torch.tensor(2.75), dense[1::4])
+    u = torch.rand(rows // 4, width, generator=g)
+    special = torch.tensor([NAN, -NAN, INF, -INF, -0.0])[torch.randint(0, 5, (rows // 4, width), generator=g)]
+    dense[2::4] = torch.where(u < 0.3, special, dense[2::4])
+    dense[3::4] = torch.randint(-3, 4, (rows // 4, width), generator=g).float()
+    starts, ends = random_windows(width, k, g, extra=rows - 11)
+    starts[1::4], ends[1::4] = 0, width
+    logits = strided_logits(dense.to("cuda"), layout)
+    out = run_prefill(logits, starts.to("cuda"), ends.to("cuda"), k, deterministic)
+    check_prefill(dense, starts, ends, k, out, deterministic)
