@@ -17,6 +17,19 @@
 // order and an ordered pass needs one exchange of per-warp counts; 8 loads in flight per thread,
 // 32-bit positions. (Measured on H100: the per-element instruction count, not bandwidth, bounds
 // this kernel; one dependent load per iteration took 85 us for a 65536-wide row.)
+//
+// Long rows. A block stages at most 34816 keys (136 KiB beside a 64 KiB candidate buffer, one
+// 1024-thread block per SM). A wider row takes a thread-block cluster of the fewest blocks
+// (2, 4 or 8: up to 278528 columns) whose contiguous slices stage, so it is read from HBM once
+// whatever the row count; histograms are summed over DSMEM, offsets ordered across the cluster.
+// 2048 x 131072 fp32 (512 KiB a row, 1 GiB in all, 0.36 ms at 3 TB/s): clusters of 4, 8192
+// blocks of 32768 keys, about 33 clusters resident; each slice is the work of one 32768-wide
+// row of the unclustered path (~15 us per SM at 4096 x 32768 = 0.48 ms), so ~0.96 ms plus 2-4
+// cluster barriers per row, against 2.06 ms when the row was walked from global memory 2-5 times.
+// 64 x 262144 (1 MiB a row): clusters of 8, 512 blocks, ~16 clusters resident, 4 waves of one
+// 32768-key slice each (~65 us expected, 142 us before). Rows past 278528 still walk global
+// memory. The launch shape follows the padded width, so a graph captured at 262144 with short
+// live rows also runs 8-block clusters (correct; each block then holds a short slice).
 #include <cooperative_groups.h>
 #include <cub/block/block_scan.cuh>
 
