@@ -45,6 +45,15 @@ def main():
         ends = torch.randint(0, width, (rows,), dtype=torch.int32).to(dev)
         ops.top_k_per_row_prefill(logits, starts, ends, k)
         ops.top_k_per_row_decode(logits, 1, ends, k, deterministic=True)
+    # Rows too wide for one block's staging: a cluster whose slices stage (>= 512 rows: prefill
+    # shapes, a few long windows so that the tools stay quick; 40 rows: decode shapes).
+    for rows, width, k in [(512, 34817, 256), (40, 70000, 128)]:
+        logits = torch.randn(rows, width).to(dev)
+        ends = torch.randint(0, 300, (rows,), dtype=torch.int32)
+        ends[::97] = width
+        ends = ends.to(dev)
+        ops.top_k_per_row_prefill(logits, torch.zeros_like(ends), ends, k)
+        ops.top_k_per_row_decode(logits, 1, ends, k, deterministic=True)
     dense = torch.randint(0, 100, (300, 33), dtype=torch.int32).to(dev)
     lengths = torch.randint(-2, 40, (300,), dtype=torch.int32).to(dev)
     ops.ragged_pack(dense, lengths, torch.empty(300 * 33, dtype=torch.int32, device=dev),
