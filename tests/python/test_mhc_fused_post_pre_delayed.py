@@ -87,19 +87,28 @@ def test_accuracy(case, entry, device):
         check(case, unfused, post, pre_args, what="unfused")
 
 
-@pytest.mark.parametrize("n,d", [(4, 513), (1, 65), (8, 256)])
+@pytest.mark.parametrize("n,d", [(4, 513), (4, 512), (1, 65), (8, 256)])
 def test_carrying_new_pre_back_gives_the_v4_seam(n, d, device):
     """Carrying the seam's own new_pre back in as pre_mix reproduces mhc_fused_post_pre (V4's seam, which
-    collapses with its own pre weights) bitwise on every output: the delay changes which weights
-    collapse, nothing else."""
+    collapses with its own pre weights): the delay changes which weights collapse, nothing else.
+    Bitwise where one engine runs both ops (the CPU; the n = 4 pipeline on CUDA, D a multiple of 256);
+    the general CUDA kernels of the two ops sum the projection in different orders, so there the mixes
+    agree to the spec's 1e-5 and the outputs to 1 bf16 ulp."""
     case = Case((33,), n, d, norm=True)
     post, pre_args = make(case, "identity", seed_of("mhc_fused_delayed-vs-v4", case), device)
     v4 = OPS.mhc_fused_post_pre(*post.args(), *pre_args[:8], pre_args[10], pre_args[11])
     first = OP(*op_args(post, pre_args))
-    assert_same(first[:3], v4[:3])
     carried = list(pre_args)
     carried[8] = first[4]
-    assert_same(OP(*op_args(post, carried))[3], v4[3])
+    second = OP(*op_args(post, carried))
+    if device == "cpu" or (n == 4 and d % 256 == 0):
+        assert_same(first[:3], v4[:3])
+        assert_same(second[3], v4[3])
+    else:
+        assert_same(first[0], v4[0])  # both are mhc_post's FMA order
+        for got, want in zip(first[1:3], v4[1:3]):
+            torch.testing.assert_close(got, want, rtol=1e-5, atol=1e-6)
+        torch.testing.assert_close(second[3].float(), v4[3].float(), rtol=2**-7, atol=0)
 
 
 @pytest.mark.parametrize("lead", [(), (0,), (2, 0), (5,), (2, 3)], ids=lambda l: f"lead{list(l)}")
