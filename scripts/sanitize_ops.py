@@ -34,9 +34,9 @@ def main():
             ops.mhc_fused_post_pre_delayed(x, r, post, comb, fn, sc, base, norm_weight=norm)
         ops.mhc_post(x, r, post, comb)
         ops.hc_head(r, fn[:n], sc[:1], base[:n])
-        for norm in (None, w):  # with and without the stash (streams_out)
-            ops.mhc_post_hc_head(x, r, post, comb, fn[:n], sc[:1], base[:n], norm_weight=norm,
-                                 streams_out=None if norm is None else torch.empty_like(r))
+        for norm in (None, w):  # with the stash (streams_out; n = 4: the pipeline) and without
+            for stash in (None, torch.empty_like(r)):
+                ops.mhc_post_hc_head(x, r, post, comb, fn[:n], sc[:1], base[:n], norm_weight=norm, streams_out=stash)
         ops.sinkhorn(torch.randn(tokens, n, n).to(dev), 3, 1e-6)
     # Few wide rows take the cluster path (DSMEM), many rows the one-block path.
     for rows, width, k in [(6, 3000, 64), (3, 100, 128), (0, 10, 4), (2, 16384, 256), (520, 2100, 64)]:

@@ -1,6 +1,6 @@
-// Fast path of mhc_pre / mhc_fused_post_pre / hc_head and of V4.1's mhc_pre_delayed (streams
-// entry) / mhc_fused_post_pre_delayed for hc_mult n = 4 on sm_90: a software pipeline over 16-token
-// tiles in which no CTA ever waits for a whole tile's reduction chain.
+// Fast path of mhc_pre / mhc_fused_post_pre / hc_head / mhc_post_hc_head (with streams_out) and of
+// V4.1's mhc_pre_delayed (streams entry) / mhc_fused_post_pre_delayed for hc_mult n = 4 on sm_90: a
+// software pipeline over 16-token tiles in which no CTA ever waits for a whole tile's reduction chain.
 //
 // Why: the per-tile chain (projection, cluster reduction, RMS, sigmoids, a 20-step Sinkhorn,
 // broadcast of the pre weights, collapse) takes ~10 us, while HBM delivers a 16-token tile to the
@@ -30,11 +30,12 @@
 // The fused RMSNorm needs sum_d y_d^2 of y = sum_i pre_i x_i before any output: with the 4x4 Gram
 // matrix Gx of the streams projected alongside (10 more partial sums), sum_d y_d^2 = pre^T Gx pre,
 // known to the owner with the pre weights, so the norm costs no second round trip.
-// The fused op first applies mhc_post to the tile in registers, stores the bf16 residual_out and
-// projects exactly those rounded values; its collapse re-reads residual_out. Every reduction order
-// depends only on D: batch-invariant. The delayed ops (DeepSeek-V4.1) are mhc_pre / the fused op
-// whose owners store the new pre weights and hand the carried ones (or stream 0 alone) to the
-// collapse.
+// The fused ops first apply mhc_post to the tile in registers, store the bf16 residual_out and
+// project exactly those rounded values; their collapse re-reads residual_out (mhc_post_hc_head: the
+// streams_out stash, with hc_head's n projections and its final RMSNorm fused as mhc_pre's). Every
+// reduction order depends only on D: batch-invariant. The delayed ops (DeepSeek-V4.1) are mhc_pre /
+// the fused op whose owners store the new pre weights and hand the carried ones (or stream 0 alone)
+// to the collapse.
 // Measured (H100, benchmarks/NOTES.md): the workers rarely wait for weights, so the chain is off the
 // critical path; what bounds the kernel is the workers' latency per tile (12 warps per SM, ~1000
 // instructions per worker and tile at ~10 cycles each) and the L2 hit rate of the re-read.
@@ -56,10 +57,14 @@ namespace pipeline_mhc {
 
 namespace cg = cooperative_groups;
 
-enum class Mode { kPre, kFused, kHead, kDelayed, kFusedDelayed };
+enum class Mode { kPre, kFused, kHead, kDelayed, kFusedDelayed, kFusedHead };
 
 // The fused ops apply mhc_post to the tile first; the delayed ones (V4.1) collapse with carried weights.
-constexpr bool has_post(Mode m) { return m == Mode::kFused || m == Mode::kFusedDelayed; }
+constexpr bool has_post(Mode m) { return m == Mode::kFused || m == Mode::kFusedDelayed || m == Mode::kFusedHead; }
+// hc_head's projection (n rows, the pre weights only): hc_head, and mhc_post_hc_head (the model's
+// final seam: the post applied in registers, the streams stored as the MTP stash, the optional final
+// RMSNorm fused as mhc_pre's).
+constexpr bool is_head(Mode m) { return m == Mode::kHead || m == Mode::kFusedHead; }
 constexpr bool is_delayed(Mode m) { return m == Mode::kDelayed || m == Mode::kFusedDelayed; }
 
 // mhc_pre_delayed's extra operands (DeepSeek-V4.1): the collapse uses the carried pre weights
@@ -90,7 +95,7 @@ constexpr int kGram = 10;        // upper triangle of the 4x4 stream Gram matrix
 
 template <Mode M>
 constexpr int proj_rows() {
-  return M == Mode::kHead ? kN : kN * (kN + 2);
+  return is_head(M) ? kN : kN * (kN + 2);
 }
 // Partial sums per token: the projections, then the sum of squares, or the Gram matrix (its
 // diagonal first) when the fused RMSNorm needs it.
@@ -240,7 +245,9 @@ __device__ __forceinline__ void load_tile(const MhcFusedParams& p, int64_t tile,
 }
 
 // The fused op's post half on a lane's chunk: new[j] = bf16(post[j] x + sum_i comb[i][j] r[i]),
-// stored as residual_out; the rounded values replace r (the pre half projects those).
+// stored as residual_out; the rounded values replace r (the pre half projects those). Per 32-bit word
+// (2 d) each input is widened once and each output pair packed by one cvt; the mixes come as float4
+// (the launcher checks their alignment). mhc_post's FMA order, so the stored bits are mhc_post's.
 template <Mode M>
 __device__ __forceinline__ void apply_post(const MhcFusedParams& p, int64_t tile, int64_t d, int g, TileLoad<M>& in) {
   if constexpr (has_post(M)) {
@@ -249,29 +256,41 @@ __device__ __forceinline__ void apply_post(const MhcFusedParams& p, int64_t tile
     for (int h = 0; h < 2; ++h) {
       const int64_t t = tile * kTile + g + 8 * h;
       if (t >= p.pre.tokens) continue;
-      const float* post = p.post.post_mix + t * kN;
-      const float* comb = p.post.comb_mix + t * kN * kN;
-      uint4 out[kN];
+      const float4 post4 = __ldg(reinterpret_cast<const float4*>(p.post.post_mix + t * kN));
+      const float post[kN] = {post4.x, post4.y, post4.z, post4.w};
+      float comb[kN][kN];  // [i][j]
 #pragma unroll
-      for (int j = 0; j < kN; ++j) {
-        const float pj = __ldg(post + j);
-        float acc[8];
+      for (int i = 0; i < kN; ++i) {
+        const float4 c4 = __ldg(reinterpret_cast<const float4*>(p.post.comb_mix + (t * kN + i) * kN));
+        comb[i][0] = c4.x, comb[i][1] = c4.y, comb[i][2] = c4.z, comb[i][3] = c4.w;
+      }
+      uint32_t out[kN][4];
 #pragma unroll
-        for (int e = 0; e < 8; ++e) acc[e] = __fmul_rn(pj, f32_of(in.x[h], e));
+      for (int w = 0; w < 4; ++w) {
+        float xv[2], rv[kN][2];
 #pragma unroll
-        for (int i = 0; i < kN; ++i) {
-          const float cij = __ldg(comb + i * kN + j);
+        for (int e = 0; e < 2; ++e) {
+          xv[e] = f32_of(in.x[h], 2 * w + e);
 #pragma unroll
-          for (int e = 0; e < 8; ++e) acc[e] = __fmaf_rn(cij, f32_of(in.r[h][i], e), acc[e]);
+          for (int i = 0; i < kN; ++i) rv[i][e] = f32_of(in.r[h][i], 2 * w + e);
         }
-        Bf16x8 packed;
 #pragma unroll
-        for (int e = 0; e < 8; ++e) packed.v[e] = to_bf16(acc[e]);
-        out[j] = *reinterpret_cast<const uint4*>(&packed);
-        *reinterpret_cast<uint4*>(p.post.out + (t * kN + j) * hidden + d) = out[j];
+        for (int j = 0; j < kN; ++j) {
+          float acc[2];
+#pragma unroll
+          for (int e = 0; e < 2; ++e) {
+            acc[e] = __fmul_rn(post[j], xv[e]);
+#pragma unroll
+            for (int i = 0; i < kN; ++i) acc[e] = __fmaf_rn(comb[i][j], rv[i][e], acc[e]);
+          }
+          out[j][w] = pack_bf16x2(acc[0], acc[1]);
+        }
       }
 #pragma unroll
-      for (int j = 0; j < kN; ++j) in.r[h][j] = out[j];
+      for (int j = 0; j < kN; ++j) {
+        in.r[h][j] = make_uint4(out[j][0], out[j][1], out[j][2], out[j][3]);
+        *reinterpret_cast<uint4*>(p.post.out + (t * kN + j) * hidden + d) = in.r[h][j];
+      }
     }
   }
 }
@@ -285,7 +304,7 @@ __device__ __forceinline__ float owner_mixes(const MhcPreParams& p, const Delaye
   const float r = rms_factor(sum_sq, int64_t(kN) * p.hidden, s.rms_eps);
   const int i = lane & 3;
   const bool valid = t < p.tokens;
-  if constexpr (M == Mode::kHead) {
+  if constexpr (is_head(M)) {
     return sigmoid(sums[i] * r * p.hc_scale[0] + p.hc_base[i]) + s.hc_pre_eps;
   } else {
     const float pre = sigmoid(sums[i] * r * p.hc_scale[0] + p.hc_base[i]) + s.hc_pre_eps;
@@ -717,8 +736,10 @@ int launch(const MhcFusedParams& p, cudaStream_t stream, const DelayedArgs& da =
   const bool norm = M != Mode::kHead && pp.norm_weight != nullptr;
   if (!aligned16(residual) || !aligned16(pp.fn) || !aligned16(pp.layer_input) ||
       (norm && !aligned16(pp.norm_weight)) ||
-      (has_post(M) && (!aligned16(p.post.x) || !aligned16(p.post.out))) || (is_delayed(M) && da.new_pre == nullptr))
-    return -1;
+      (has_post(M) && (p.post.out == nullptr || !aligned16(p.post.x) || !aligned16(p.post.out) ||
+                       !aligned16(p.post.post_mix) || !aligned16(p.post.comb_mix))) ||
+      (is_delayed(M) && da.new_pre == nullptr))
+    return -1;  // mhc_post_hc_head without streams_out: the collapse re-reads the stored streams
   if constexpr (M == Mode::kHead) {
     return launch_variant<M, false>(p, da, csize, stream);
   } else {

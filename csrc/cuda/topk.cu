@@ -23,13 +23,12 @@
 // (2, 4 or 8: up to 278528 columns) whose contiguous slices stage, so it is read from HBM once
 // whatever the row count; histograms are summed over DSMEM, offsets ordered across the cluster.
 // 2048 x 131072 fp32 (512 KiB a row, 1 GiB in all, 0.36 ms at 3 TB/s): clusters of 4, 8192
-// blocks of 32768 keys, about 33 clusters resident; each slice is the work of one 32768-wide
-// row of the unclustered path (~15 us per SM at 4096 x 32768 = 0.48 ms), so ~0.96 ms plus 2-4
-// cluster barriers per row, against 2.06 ms when the row was walked from global memory 2-5 times.
-// 64 x 262144 (1 MiB a row): clusters of 8, 512 blocks, ~16 clusters resident, 4 waves of one
-// 32768-key slice each (~65 us expected, 142 us before). Rows past 278528 still walk global
-// memory. The launch shape follows the padded width, so a graph captured at 262144 with short
-// live rows also runs 8-block clusters (correct; each block then holds a short slice).
+// blocks of 32768 keys; each slice is the work of one 32768-wide row of the unclustered path
+// (~15 us per SM at 4096 x 32768), so ~1.0 ms was expected; measured 1.6 ms (2.06 ms when the row
+// was walked from global memory 2-5 times): the cluster's blocks wait for its slowest at each
+// barrier and a cluster needs 4 free SMs of one GPC at once. Decode keeps its own shape (few rows:
+// spread over the SMs), since 8-block staged clusters measured slower at 64 x 262144 (4 waves).
+// Rows past 278528 still walk global memory.
 #include <cooperative_groups.h>
 #include <cub/block/block_scan.cuh>
 
@@ -484,8 +483,9 @@ int top_k_per_row(const TopKParams& p, void* stream) {
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
   // Launch shape only (every shape runs the same selection and gives the same results).
   // Few rows (decode): 1024 threads per block and, for wide rows, a cluster of up to 8 blocks per
-  // row so that about one block per SM is busy. Many rows: one block per row, smaller the
-  // narrower the rows, so that several rows share an SM. Either way, a row too wide for one
+  // row so that about one block per SM is busy (64 x 262144 measured 142 us with pairs walking
+  // global memory, 165 us with staged clusters of 8 in 4 waves: the pairs stay). Many rows: one block per
+  // row, smaller the narrower the rows, so that several rows share an SM; a row too wide for one
   // block's staging takes the smallest cluster whose slices stage (up to 8 blocks, 278528
   // columns), so it is read from HBM once; wider rows walk it from global memory. A cluster the
   // device cannot hold falls back to one block per row.
@@ -494,7 +494,6 @@ int top_k_per_row(const TopKParams& p, void* stream) {
   if (p.rows < 512) {
     const int sms = device_sm_count(device);
     while (group < kMaxClusterBlocks && p.rows * group * 2 <= sms && p.width / (group * 2) >= 4096) group *= 2;
-    group = std::max(group, staged_group);
   } else if (p.width > 16384) {
     group = std::max(1, staged_group);
   } else {

@@ -213,7 +213,7 @@ def test_compile_fullgraph(device):
 
     torch._dynamo.reset()
     got = torch.compile(f, fullgraph=True)(*args_of(post, head, w, streams))
-    assert_same(got, OP(*args_of(post, head, w)))
+    assert_same(got, OP(*args_of(post, head, w, torch.empty_like(streams))))
     assert_same(streams, OPS.mhc_post(*post.args()))
 
 
@@ -226,7 +226,8 @@ GPU_CASES = [Case((1,), 4, 7168, norm=True), Case((16,), 4, 4096, norm=True), Ca
 @pytest.mark.parametrize("case", GPU_CASES, ids=str)
 def test_cuda_agrees_with_cpu(case):
     """Same inputs on both backends, each within the bounds of the float64 reference; the CUDA stash is
-    bitwise the CUDA mhc_post."""
+    bitwise the CUDA mhc_post. Without streams_out CUDA may take another kernel (n = 4: the pipeline
+    needs the stash), so that call is held to the same bounds, not to the same bits."""
     post, head, w = make(case, seed_of("mhc_post_hc_head-cpu-cuda", case))
     out_cpu = OP(*args_of(post, head, w))
     check(out_cpu, OPS.mhc_post(*post.args()), post, head, w, what="cpu")
@@ -236,7 +237,7 @@ def test_cuda_agrees_with_cpu(case):
     assert_same(streams, OPS.mhc_post(*cp.args()))
     check(out.cpu(), streams.cpu(), post, head, w, what="cuda")
     out_nostash = OP(*args_of(cp, ch, cw))
-    assert_same(out_nostash, out)
+    check(out_nostash.cpu(), streams.cpu(), post, head, w, what="cuda without streams_out")
 
 
 @pytest.mark.gpu

@@ -113,7 +113,8 @@ def test_mhc_post_hc_head_as_vllm_calls_it(device):
     assert_same(vllm.mhc_post_hc_head_norm_fused(*args, norm_w, 1e-6, 1e-3, 1e-5), native)
     buffer = torch.full((2 * T + 3, N * D), float("nan"), dtype=torch.bfloat16, device=device)
     out = vllm.mhc_post_hc_head_norm_fused(*args, norm_w, 1e-6, 1e-3, 1e-5, mtp_buffer=buffer)
-    assert_same(out, native)
+    # With a stash CUDA may run another kernel (docs/ops.md): compare with the native call that stores one.
+    assert_same(out, OPS.mhc_post_hc_head(*args, 1e-6, 1e-3, norm_w, 1e-5, torch.empty_like(residual)))
     assert_same(buffer[:T], OPS.mhc_post(x, residual, post2, comb).flatten(1))
     assert bool(buffer[T:].isnan().all()), "wrote past the first T rows"
     for bad, got in ((buffer[:T - 1], f"[{T - 1}, {N * D}]"), (buffer[:, :-8], f"[{2 * T + 3}, {N * D - 8}]"),
