@@ -739,7 +739,7 @@ int launch(const MhcFusedParams& p, cudaStream_t stream, const DelayedArgs& da =
       (has_post(M) && (p.post.out == nullptr || !aligned16(p.post.x) || !aligned16(p.post.out) ||
                        !aligned16(p.post.post_mix) || !aligned16(p.post.comb_mix))) ||
       (is_delayed(M) && da.new_pre == nullptr))
-    return -1;  // mhc_post_hc_head without streams_out: the collapse re-reads the stored streams
+    return -1;  // not this path (e.g. mhc_post_hc_head without streams_out: the collapse re-reads them)
   if constexpr (M == Mode::kHead) {
     return launch_variant<M, false>(p, da, csize, stream);
   } else {

@@ -484,18 +484,17 @@ int top_k_per_row(const TopKParams& p, void* stream) {
   // Launch shape only (every shape runs the same selection and gives the same results).
   // Few rows (decode): 1024 threads per block and, for wide rows, a cluster of up to 8 blocks per
   // row so that about one block per SM is busy (64 x 262144 measured 142 us with pairs walking
-  // global memory, 165 us with staged clusters of 8 in 4 waves: the pairs stay). Many rows: one block per
-  // row, smaller the narrower the rows, so that several rows share an SM; a row too wide for one
-  // block's staging takes the smallest cluster whose slices stage (up to 8 blocks, 278528
+  // global memory, 165 us with staged clusters of 8 in 4 waves: the pairs stay). Many rows: one
+  // block per row, smaller the narrower the rows, so that several rows share an SM; a row too wide
+  // for one block's staging takes the smallest cluster whose slices stage (up to 8 blocks, 278528
   // columns), so it is read from HBM once; wider rows walk it from global memory. A cluster the
   // device cannot hold falls back to one block per row.
-  const int staged_group = staging_group(p.width);  // 0: no group of up to 8 blocks stages a slice
   int group = 1;
   if (p.rows < 512) {
     const int sms = device_sm_count(device);
     while (group < kMaxClusterBlocks && p.rows * group * 2 <= sms && p.width / (group * 2) >= 4096) group *= 2;
   } else if (p.width > 16384) {
-    group = std::max(1, staged_group);
+    group = std::max(1, staging_group(p.width));  // staging_group: 0 when no group stages a slice
   } else {
     return p.width > 4096 ? launch<512, false>(p, 1, device, s) : launch<256, false>(p, 1, device, s);
   }
