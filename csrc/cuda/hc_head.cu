@@ -1,5 +1,5 @@
 #include "cuda_ops.h"
-#include "mhc_twopass_kernel.cuh"
+#include "mhc_pipeline_kernel.cuh"
 #include "mhc_pre_kernel.cuh"
 
 namespace dsv4::cuda {

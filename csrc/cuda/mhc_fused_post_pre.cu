@@ -2,7 +2,7 @@
 // residual and projects those rounded values without reading them back; otherwise the post kernel
 // stores the residual and the pre kernel reads it (§3.7's semantics either way).
 #include "cuda_ops.h"
-#include "mhc_twopass_kernel.cuh"
+#include "mhc_pipeline_kernel.cuh"
 #include "mhc_post_kernel.cuh"
 #include "mhc_pre_kernel.cuh"
 

@@ -4,7 +4,7 @@
 // (mhc_fused_post_pre_delayed_kernel.cuh) for any n and D.
 #include "cuda_ops.h"
 #include "mhc_fused_post_pre_delayed_kernel.cuh"
-#include "mhc_twopass_kernel.cuh"
+#include "mhc_pipeline_kernel.cuh"
 
 namespace dsv4::cuda {
 

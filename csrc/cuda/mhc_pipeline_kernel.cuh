@@ -43,7 +43,6 @@
 
 #include <cooperative_groups.h>
 
-#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -664,10 +663,6 @@ inline int cluster_size_for(int64_t hidden) {
   return 0;
 }
 
-// The prefill path (mhc_twopass_kernel.cuh); -1 when it does not apply.
-template <Mode M, bool kNorm>
-int launch_prefill(const MhcFusedParams& p, const DelayedArgs& da, cudaStream_t stream);
-
 template <Mode M, bool kNorm>
 int launch_variant(const MhcFusedParams& p, const DelayedArgs& da, int csize, cudaStream_t stream) {
   const MhcPreParams& pp = p.pre;
@@ -745,12 +740,6 @@ int launch(const MhcFusedParams& p, cudaStream_t stream, const DelayedArgs& da =
                        !aligned16(p.post.post_mix) || !aligned16(p.post.comb_mix))) ||
       (is_delayed(M) && da.new_pre == nullptr))
     return -1;  // not this path (e.g. mhc_post_hc_head without streams_out: the collapse re-reads them)
-  if constexpr (!is_head(M)) {
-    if (const char* env = getenv("DSV4_MHC_PREFILL"); env == nullptr || env[0] != 'p') {
-      const int err = norm ? launch_prefill<M, true>(p, da, stream) : launch_prefill<M, false>(p, da, stream);
-      if (err >= 0) return err;
-    }
-  }
   if constexpr (M == Mode::kHead) {
     return launch_variant<M, false>(p, da, csize, stream);
   } else {

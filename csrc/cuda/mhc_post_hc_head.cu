@@ -2,7 +2,7 @@
 // (streams_out, the model's MTP stash: the collapse re-reads them from L2); otherwise the general
 // tile kernel (mhc_post_hc_head_kernel.cuh) for any n and D.
 #include "cuda_ops.h"
-#include "mhc_twopass_kernel.cuh"
+#include "mhc_pipeline_kernel.cuh"
 #include "mhc_post_hc_head_kernel.cuh"
 
 namespace dsv4::cuda {
