@@ -12,8 +12,8 @@
 // d in [q*D/C, (q+1)*D/C) of all 4 streams; worker warp w 32 consecutive d; lane (g, c) =
 // (lane/4, lane%4) 8 consecutive d of tokens g and g+8 of a tile. fn's slice (24 rows x 4*D/C) sits
 // in shared memory (staged) or is read from L2 when the cluster runs one tile (decode); see Engine
-// for its three forms (bf16 hi/mid/lo parts with bf16 mma where they fit, else tf32 hi + lo; either
-// way exact to fp32, not TF32). The sum of squares and the Gram matrix run on the tensor cores too
+// for its forms (bf16 hi/mid/lo parts with bf16 mma where they fit, else tf32 hi + lo; either way
+// exact to fp32, not TF32; decode splits fn as prefill does for the same D, so bits never depend on T). The sum of squares and the Gram matrix run on the tensor cores too
 // (the diagonal of X_i X_k^T). Roles:
 //  - worker warps, iteration j: project tile j, reduce it over
 //    the CTA's warps and push the CTA partial of every token to the token's owner CTA with
@@ -78,8 +78,11 @@ struct DelayedArgs {
 // bf16 parts (hi + mid + lo = fn to 2^-27) in shared memory, so the bf16 residual feeds the mma as
 // it was loaded (no operand conversion, no per-tile split); needs 6 bytes per fn element: used for
 // D/C = 256 (D = 4096 at n = 4; 152 KB). kTf32: the fp32 slice in shared memory, split into tf32 hi + lo per tile (D/C up to
-// 448). kGlobal: fp32 fn read from L2 (tf32 split), for clusters that run one tile (decode).
-enum class Engine { kGlobal, kTf32, kBf16 };
+// 448). The clusters that run one tile (decode) read fp32 fn from L2 and split it as the staged
+// engine of their shape does, so that a token gets the same bits whatever else is in the batch:
+// kGlobalBf16 (the bf16 parts, split per use) where prefill stages kBf16, else kGlobal (tf32).
+enum class Engine { kGlobal, kGlobalBf16, kTf32, kBf16 };
+constexpr bool bf16_parts(Engine e) { return e == Engine::kBf16 || e == Engine::kGlobalBf16; }
 
 constexpr int kN = 4;
 constexpr int kBf16Pad = 32;     // bf16 elements after each staged row: conflict-free 16-byte loads
@@ -396,6 +399,37 @@ __device__ __forceinline__ void owner_loop(const MhcFusedParams& p, const Delaye
   }
 }
 
+// fn's bf16 parts of one element, as the staging below computes them: hi + mid + lo = f, each
+// difference exact in fp32.
+__device__ __forceinline__ void split3_bf16(float f, bf16& hi, bf16& mid, bf16& lo) {
+  hi = to_bf16(f);
+  const float r1 = f - to_float(hi);
+  mid = to_bf16(r1);
+  lo = to_bf16(r1 - to_float(mid));
+}
+
+// The three parts of 8 consecutive fp32 fn values (null: a zero row) as the staged kBf16 slice
+// holds them: part p's 8 bf16 in one 16-byte word, element e at bf16 index e.
+__device__ __forceinline__ void split_bf16_parts(const float* src, uint4 (&parts)[3]) {
+  float f[8] = {};
+  if (src != nullptr) {
+    const float4 lo4 = __ldg(reinterpret_cast<const float4*>(src));
+    const float4 hi4 = __ldg(reinterpret_cast<const float4*>(src + 4));
+    f[0] = lo4.x, f[1] = lo4.y, f[2] = lo4.z, f[3] = lo4.w, f[4] = hi4.x, f[5] = hi4.y, f[6] = hi4.z, f[7] = hi4.w;
+  }
+  uint32_t w[3][4];
+#pragma unroll
+  for (int j = 0; j < 4; ++j) {
+    bf16 h[3][2];
+    split3_bf16(f[2 * j], h[0][0], h[1][0], h[2][0]);
+    split3_bf16(f[2 * j + 1], h[0][1], h[1][1], h[2][1]);
+#pragma unroll
+    for (int p = 0; p < 3; ++p) w[p][j] = uint32_t(h[p][0].bits) | (uint32_t(h[p][1].bits) << 16);
+  }
+#pragma unroll
+  for (int p = 0; p < 3; ++p) parts[p] = make_uint4(w[p][0], w[p][1], w[p][2], w[p][3]);
+}
+
 // Staged fn slice: rows m < 8 * ceil(rows / 8) (zeros past the projections) of 4 * D/C values,
 // padded so that the 8 rows a warp's lane groups read in one 16-byte load hit distinct banks.
 template <Engine E>
@@ -405,7 +439,7 @@ __host__ __device__ constexpr int staged_row_stride(int d_slice) {
 template <Mode M, Engine E>
 __host__ __device__ constexpr size_t staged_bytes(int d_slice) {
   constexpr int kRowsPad = (proj_rows<M>() + 7) / 8 * 8;  // the bf16 engine reads the zero rows
-  return E == Engine::kGlobal ? 0
+  return E == Engine::kGlobal || E == Engine::kGlobalBf16 ? 0
          : E == Engine::kTf32 ? size_t(proj_rows<M>()) * staged_row_stride<E>(d_slice) * sizeof(float)
                               : 3 * size_t(kRowsPad) * staged_row_stride<E>(d_slice) * sizeof(bf16);
 }
@@ -450,16 +484,23 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
 #pragma unroll
         for (int nt = 0; nt < kNTiles; ++nt) {
           const int m = nt * 8 + g;
-          if constexpr (E == Engine::kBf16) {
+          if constexpr (bf16_parts(E)) {
             // k order within the lane's 8 d: k16 step u takes d 4u..4u+3 (as a0/a2 of token g and
             // a1/a3 of token g + 8, the words of the loaded chunk) and the same d of fn's row m.
             const uint32_t* x0 = &cur.r[0][i].x;
             const uint32_t* x1 = &cur.r[1][i].x;
-            const bf16* row =
-                reinterpret_cast<const bf16*>(fn_s) + m * fn_stride + i * d_slice + warp * kWarpD + 8 * c;
+            uint4 parts[3];
+            if constexpr (E == Engine::kBf16) {
+              const bf16* row =
+                  reinterpret_cast<const bf16*>(fn_s) + m * fn_stride + i * d_slice + warp * kWarpD + 8 * c;
+#pragma unroll
+              for (int part = 0; part < 3; ++part) parts[part] = *reinterpret_cast<const uint4*>(row + part * fn_part);
+            } else {
+              split_bf16_parts(m < kRows ? pp.fn + m * k_total + i * hidden + d : nullptr, parts);
+            }
 #pragma unroll
             for (int part = 2; part >= 0; --part) {  // smallest part first
-              const uint4 b = *reinterpret_cast<const uint4*>(row + part * fn_part);
+              const uint4& b = parts[part];
               mma_bf16(chain[nt], x0[0], x1[0], x0[1], x1[1], b.x, b.y);
               mma_bf16(chain[nt], x0[2], x1[2], x0[3], x1[3], b.z, b.w);
             }
@@ -587,7 +628,7 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
 // 1266 us at T = 16384, D = 4096).
 template <Mode M, Engine E, int kWarps>
 constexpr bool early_collapse_loads() {
-  return kWarps == kFewWarps && (E != Engine::kBf16 || M == Mode::kHead);
+  return kWarps == kFewWarps && (!bf16_parts(E) || M == Mode::kHead);
 }
 
 template <Mode M, bool kNorm, Engine E, int kWarps>
@@ -632,11 +673,8 @@ __global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedPa
     for (int q = threadIdx.x; q < kRowsPad * per_row; q += blockDim.x) {
       const int m = q / per_row, rest = q % per_row, i = rest / d_slice, dl = rest % d_slice;
       const float f = m < kRows ? __ldg(pp.fn + m * k_total + i * hidden + int64_t(rank) * d_slice + dl) : 0.0f;
-      // Each difference is exact in fp32; the three parts carry 24+ bits of f.
-      const bf16 hi = to_bf16(f);
-      const float r1 = f - to_float(hi);
-      const bf16 mid = to_bf16(r1);
-      const bf16 lo = to_bf16(r1 - to_float(mid));
+      bf16 hi, mid, lo;  // the three parts carry 24+ bits of f
+      split3_bf16(f, hi, mid, lo);
       fb[m * fn_stride + rest] = hi;
       fb[part + m * fn_stride + rest] = mid;
       fb[2 * part + m * fn_stride + rest] = lo;
@@ -709,15 +747,17 @@ int launch_variant(const MhcFusedParams& p, const DelayedArgs& da, int csize, cu
   // where it saves re-reading fn (3x the residual's bytes) from L2 for every tile: as bf16 parts
   // where they fit (D/C = 256, the 12-warp CTA), else as fp32.
   using Sh = Shared<M, kNorm>;
-  const auto streamed = few ? mhc_pipeline_kernel<M, kNorm, Engine::kGlobal, kFewWarps>
-                            : mhc_pipeline_kernel<M, kNorm, Engine::kGlobal, kMaxWarps>;
+  // The decode engine splits fn as the staged engine of this shape does (batch invariance).
+  const bool staged_bf16 = d_slice == kBf16Slice;
+  const auto streamed = staged_bf16 ? mhc_pipeline_kernel<M, kNorm, Engine::kGlobalBf16, kFewWarps>
+                        : few       ? mhc_pipeline_kernel<M, kNorm, Engine::kGlobal, kFewWarps>
+                                    : mhc_pipeline_kernel<M, kNorm, Engine::kGlobal, kMaxWarps>;
   const int64_t resident = max_clusters(streamed, sizeof(Sh));
   if (tiles > resident) {
-    const bool bf16_parts = d_slice == kBf16Slice;
-    const auto staged = bf16_parts ? mhc_pipeline_kernel<M, kNorm, Engine::kBf16, kFewWarps>
-                                   : mhc_pipeline_kernel<M, kNorm, Engine::kTf32, kMaxWarps>;
+    const auto staged = staged_bf16 ? mhc_pipeline_kernel<M, kNorm, Engine::kBf16, kFewWarps>
+                                    : mhc_pipeline_kernel<M, kNorm, Engine::kTf32, kMaxWarps>;
     const size_t staged_smem =
-        sizeof(Sh) + (bf16_parts ? staged_bytes<M, Engine::kBf16>(d_slice) : staged_bytes<M, Engine::kTf32>(d_slice));
+        sizeof(Sh) + (staged_bf16 ? staged_bytes<M, Engine::kBf16>(d_slice) : staged_bytes<M, Engine::kTf32>(d_slice));
     const int64_t staged_resident = max_clusters(staged, staged_smem);
     if (staged_resident > 0) return run(staged, staged_smem, staged_resident);
   }

@@ -156,6 +156,54 @@ def test_cuda_agrees_with_cpu(case):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("d", [4096, 7168])
+def test_cuda_batch_invariant_across_engines(d):
+    """§3.11 where the CUDA n = 4 fast path changes engine with T: a 300-token batch (fn staged per
+    cluster, many tiles each) against tokens computed alone (one tile per cluster, fn read from L2),
+    bitwise, for every op on that path, at tile and cluster-wave edges. D = 4096 stages bf16 parts of
+    fn, D = 7168 fp32; the decode engine must split fn the same way."""
+    n, t = 4, 300
+    case = Case((t,), n, d, norm=True, repeat=7)
+    torch.manual_seed(seed_of("engines", case))
+    new = lambda *s, dt=torch.float32: torch.randn(*s, dtype=dt, device="cuda")  # noqa: E731
+    x, residual, post, comb = new(t, d, dt=torch.bfloat16), new(t, n, d, dt=torch.bfloat16), new(t, n, 1), new(t, n, n)
+    pre = PreInputs.make(case).to("cuda")
+    head = PreInputs.make(Case((t,), n, d), rows=n, scales=1).to("cuda")
+    pre_mix = torch.rand(t, n, device="cuda") + case.pre_eps
+    c = case
+    delayed = (pre.fn, pre.hc_scale, pre.hc_base, c.rms_eps, c.pre_eps, c.sink_eps, c.mult, c.repeat)
+    no_norm = (*pre.args()[:8], None, c.norm_eps)
+
+    def post_head(s):  # with streams_out (the MTP stash): the fast path; returns the stash too
+        stash = torch.empty_like(residual[s])
+        out = OPS.mhc_post_hc_head(x[s], residual[s], post[s], comb[s], head.fn, head.hc_scale, head.hc_base, 1e-6,
+                                   1e-6, pre.norm_weight, 1e-6, streams_out=stash)
+        return out, stash
+
+    calls = {
+        "mhc_pre": lambda s: OPS.mhc_pre(residual[s], *pre.args()),
+        "mhc_pre no norm": lambda s: OPS.mhc_pre(residual[s], *no_norm),
+        "mhc_pre_delayed": lambda s: OPS.mhc_pre_delayed(residual[s], *delayed, pre_mix[s], None, pre.norm_weight,
+                                                         c.norm_eps),
+        "mhc_fused_post_pre": lambda s: OP(x[s], residual[s], post[s], comb[s], *pre.args()),
+        "mhc_fused_post_pre_delayed": lambda s: OPS.mhc_fused_post_pre_delayed(
+            x[s], residual[s], post[s], comb[s], *delayed, pre_mix[s], pre.norm_weight, c.norm_eps),
+        "hc_head": lambda s: OPS.hc_head(residual[s], head.fn, head.hc_scale, head.hc_base, 1e-6, 1e-6),
+        "mhc_post_hc_head": post_head,
+    }
+    for name, call in calls.items():
+        whole = call(slice(None))
+        whole = whole if isinstance(whole, tuple) else (whole,)
+        for tok in (0, 15, 16, 111, 112, 150, t - 1):
+            alone = call(slice(tok, tok + 1))
+            alone = alone if isinstance(alone, tuple) else (alone,)
+            try:
+                assert_same(tuple(w[tok:tok + 1] for w in whole), alone)
+            except AssertionError as e:
+                raise AssertionError(f"{name}, token {tok}: {e}") from None
+
+
+@pytest.mark.gpu
 @pytest.mark.slow
 def test_cuda_offsets_past_2_31():
     """§3.11: offsets are 64-bit. T * n * D just past 2^31 elements (Pro shape n = 4, D = 7168, 8.6 GB of
