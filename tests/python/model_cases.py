@@ -13,7 +13,8 @@ from typing import Dict, List
 import torch
 
 from dsv4ext import reference as ref
-from dsv4ext.model import HC_POST_MULT, DecoderLayer, DeepseekV4Config, DeepseekV4Model, checkpoint_tensors
+from dsv4ext.model import (HC_POST_MULT, DecoderLayer, DeepseekV4Config, DeepseekV4Model, checkpoint_tensors,
+                           load_state)
 from dsv4ext.model.hyper_connection import HCHead, HyperConnection
 from dsv4ext.model.mtp import MTPLayer
 from dsv4ext.model.toy import ToyAttention, ToyFFN
@@ -56,6 +57,14 @@ def synthetic_checkpoint(model: DeepseekV4Model, seed: int = 0) -> Dict[str, tor
     for i in range(CONFIG.num_nextn_predict_layers):
         tensors[f"mtp.{i}.hc_head_base"] = tensors["hc_head_base"].flip(0)
     return tensors
+
+
+def load_synthetic(model):
+    """Loads synthetic_checkpoint's tensors of the model's own names (a V4.1 model or one without MTP
+    has fewer than CONFIG's) into the model; returns it."""
+    names = checkpoint_tensors(model)
+    load_state(model, {k: v for k, v in synthetic_checkpoint(model).items() if k in names})
+    return model
 
 
 def rms_norm(x: torch.Tensor, weight: torch.Tensor, eps: float = CONFIG.rms_norm_eps) -> torch.Tensor:

@@ -17,7 +17,7 @@ from dsv4ext.model import (DecoderLayer, DecoderLayerV41, DeepseekV41Config, Dee
                            checkpoint_tensors, load_state)
 from dsv4ext.model.toy import ToyAttention, ToyFFN
 from mhc_cases import assert_same
-from model_cases import CONFIG, F32, FFN_SIZE, rms_norm, synthetic_checkpoint
+from model_cases import CONFIG, F32, FFN_SIZE, load_synthetic, rms_norm
 from test_model import TOL_DS_FLOW, TOL_FUSED_NORM_FLOW, assert_within, inputs
 
 V41 = DeepseekV41Config(vocab_size=CONFIG.vocab_size, hidden_size=CONFIG.hidden_size,
@@ -31,10 +31,7 @@ def new_model() -> DeepseekV41Model:
 
 @pytest.fixture(scope="module")
 def loaded():
-    model = new_model()
-    names = checkpoint_tensors(model)
-    load_state(model, {k: v for k, v in synthetic_checkpoint(model).items() if k in names})
-    return model
+    return load_synthetic(new_model())
 
 
 def reference_flow(blocks, h: torch.Tensor, ids, pos, fuse_norms: bool):

@@ -17,7 +17,7 @@ from dsv4ext.model import (DecoderLayer, DeepseekV41Config, DeepseekV41Model, DS
                            checkpoint_tensors, load_state)
 from dsv4ext.model.toy import ToyAttention, ToyFFN
 from mhc_cases import assert_same
-from model_cases import FFN_SIZE, rms_norm, synthetic_checkpoint
+from model_cases import FFN_SIZE, load_synthetic, rms_norm
 from test_model import TOL_DS_FLOW, TOL_FUSED_NORM_FLOW, assert_within, inputs
 from test_model_v41 import collapse, reference_flow
 
@@ -41,10 +41,7 @@ def new_model(config=CFG, num_aux_streams=3) -> DeepseekV41Model:
 
 @pytest.fixture(scope="module")
 def loaded():
-    model = new_model()
-    names = checkpoint_tensors(model)
-    load_state(model, {k: v for k, v in synthetic_checkpoint(model).items() if k in names})
-    return model
+    return load_synthetic(new_model())
 
 
 def test_checkpoint_names_both_namings(loaded):
