@@ -409,7 +409,8 @@ __device__ __forceinline__ void split3_bf16(float f, bf16& hi, bf16& mid, bf16& 
 }
 
 // The three parts of 8 consecutive fp32 fn values (null: a zero row) as the staged kBf16 slice
-// holds them: part p's 8 bf16 in one 16-byte word, element e at bf16 index e.
+// holds them: part p's 8 bf16 in one 16-byte word, element e at bf16 index e. The same bits as
+// split3_bf16 (pack_bf16x2 is to_bf16), one cvt per pair and part: this runs on the decode chain.
 __device__ __forceinline__ void split_bf16_parts(const float* src, uint4 (&parts)[3]) {
   float f[8] = {};
   if (src != nullptr) {
@@ -420,11 +421,13 @@ __device__ __forceinline__ void split_bf16_parts(const float* src, uint4 (&parts
   uint32_t w[3][4];
 #pragma unroll
   for (int j = 0; j < 4; ++j) {
-    bf16 h[3][2];
-    split3_bf16(f[2 * j], h[0][0], h[1][0], h[2][0]);
-    split3_bf16(f[2 * j + 1], h[0][1], h[1][1], h[2][1]);
+    float a = f[2 * j], b = f[2 * j + 1];
 #pragma unroll
-    for (int p = 0; p < 3; ++p) w[p][j] = uint32_t(h[p][0].bits) | (uint32_t(h[p][1].bits) << 16);
+    for (int p = 0; p < 3; ++p) {
+      w[p][j] = pack_bf16x2(a, b);
+      a -= __uint_as_float(w[p][j] << 16);  // the remainder, exact in fp32
+      b -= __uint_as_float(w[p][j] & 0xffff0000u);
+    }
   }
 #pragma unroll
   for (int p = 0; p < 3; ++p) parts[p] = make_uint4(w[p][0], w[p][1], w[p][2], w[p][3]);

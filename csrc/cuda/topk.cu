@@ -1,34 +1,31 @@
 // top_k_per_row on CUDA: one block per row (few rows: a cluster of blocks per row, each taking a
-// slice), the path chosen on the device from the row's live length (never from the padded
-// width). Rows with len <= k get 0..len-1 then -1. Longer rows: a
-// radix select on the order-preserving 32-bit key in three digits (11, 11, 10 bits; shared-memory
-// histogram, a CUB scan picks each digit, stopping early once every key sharing the prefix is
-// needed) finds the prefix of the k-th largest key and how many keys on it are needed; then an
-// ordered pass writes every key above the prefix and the lowest-index keys on it at position
-// (#above before i) + min(#on it before i, needed): ascending index order, which also satisfies
-// deterministic=True, and exact, since every pass counts every candidate.
+// contiguous slice), the path chosen on the device from the row's live length (never from the
+// padded width). Rows with len <= k get 0..len-1 then -1.
 //
-// Reads of the row: the first digit's histogram; then each warp copies the keys of its chunk at
-// or above the first-digit prefix, in index order, into its own segment of a shared-memory
-// candidate buffer, and the other digits and the ordered write walk only those: two reads instead
-// of five (the whole row is walked again only when a segment overflows). A row whose keys fit in
-// shared memory beside that buffer is read from HBM once, staged, with the first digit counted on
-// the way. Each warp walks one contiguous chunk in 32-wide steps, so its ballots follow index
-// order and an ordered pass needs one exchange of per-warp counts; 8 loads in flight per thread,
-// 32-bit positions. (Measured on H100: the per-element instruction count, not bandwidth, bounds
-// this kernel; one dependent load per iteration took 85 us for a 65536-wide row.)
+// Longer rows: one streaming read with a sampled threshold, then an exact select on the few
+// candidates. Each warp owns a contiguous chunk of the row in 16-byte quads (an aligned frame;
+// partial quads at the ends and strided rows load per element) and keeps kGroup quads a lane in
+// flight. The first group of every warp (a sample spread over the row) is counted into the
+// first-digit histogram; the group's pick of the bin holding the sample's rank ~ k * sample / len
+// (plus a margin of 4 standard deviations) sets a threshold tau. The stream then compares each value
+// with tau (one float compare) and appends those at or above it, in index order, to its warp's
+// segment of a shared-memory candidate buffer (three ballots give a lane's offset), counting their
+// first digit. Every key below tau is below every candidate, so when there are >= k candidates the
+// top k of the row are the top k of the candidates: a radix select on the order-preserving 32-bit
+// key (11, 11, 10-bit digits; a CUB scan picks each digit, stopping once every key sharing the
+// prefix is needed) finds the prefix of the k-th largest key, and an ordered pass writes every
+// candidate above it and the lowest-index ones on it at position (#above before i) + min(#on it
+// before i, needed): ascending index order, which also satisfies deterministic=True. When the
+// sample covers the whole row its pick is exact and the candidates' first digit is skipped. A
+// sample that misled (fewer than k candidates, a warp's segment overflowing, or a threshold at
+// NaN's key) sends the row down the exact fallback: a first-digit pass over the row, then the
+// same select over the keys at or above that digit, re-read from global memory (L2).
 //
-// Long rows. A block stages at most 34816 keys (136 KiB beside a 64 KiB candidate buffer, one
-// 1024-thread block per SM). A wider row takes a thread-block cluster of the fewest blocks
-// (2, 4 or 8: up to 278528 columns) whose contiguous slices stage, so it is read from HBM once
-// whatever the row count; histograms are summed over DSMEM, offsets ordered across the cluster.
-// 2048 x 131072 fp32 (512 KiB a row, 1 GiB in all, 0.36 ms at 3 TB/s): clusters of 4, 8192
-// blocks of 32768 keys; each slice is the work of one 32768-wide row of the unclustered path
-// (~15 us per SM at 4096 x 32768), so ~1.0 ms was expected; measured 1.6 ms (2.06 ms when the row
-// was walked from global memory 2-5 times): the cluster's blocks wait for its slowest at each
-// barrier and a cluster needs 4 free SMs of one GPC at once. Decode keeps its own shape (few rows:
-// spread over the SMs), since 8-block staged clusters measured slower at 64 x 262144 (4 waves).
-// Rows past 278528 still walk global memory.
+// Nothing is staged, so a block needs shared memory only for its candidates: two or more blocks
+// share an SM and one block's stream overlaps another's select (the staged design kept one
+// 1024-thread block per SM and never overlapped a row's read with the last row's passes). Decode
+// (few rows) spreads a row over a cluster of up to 8 blocks: histograms are summed over DSMEM,
+// offsets ordered across the cluster.
 #include <cooperative_groups.h>
 #include <cub/block/block_scan.cuh>
 
@@ -47,9 +44,12 @@ namespace {
 
 namespace cg = cooperative_groups;
 
-constexpr int kUnroll = 8;  // loads in flight per thread per step group
-// Dynamic shared memory a block may use for its staged slice and its candidate buffer.
-constexpr size_t kMaxDynamicSmem = 200 * 1024;
+constexpr int kUnroll = 8;  // loads in flight per thread per step group of a Walk
+// Loads a lane keeps in flight while streaming: 512 threads x 2 blocks x 16 x 4 B = 64 KB in flight
+// per SM, ~2x what Little's law asks at the HBM roof (23 GB/s per SM x ~1.3 us).
+constexpr int kStream = 16;
+// Candidate buffer of a block (keys + indices, 8 bytes an entry): 64 KiB, so two 512-thread blocks
+// share an SM. A warp's segment (cap / warps) must hold its chunk's candidates, ~k / len of it.
 constexpr uint32_t kMaxCandidates = 8192;
 constexpr int kMaxClusterBlocks = 8;  // the portable cluster size
 
@@ -102,8 +102,8 @@ struct RowGroup {
 template <int kThreads, class G>
 using SharedFor = Shared<kThreads, G::kHistBuffers>;
 
-// Where a walk reads its keys: the slice in global memory (re-read per pass), the slice's keys
-// staged in shared memory, or the index-ordered candidate buffer (keys and their row indices).
+// Where a walk reads its keys: the slice in global memory (the fallback, re-read per pass) or the
+// index-ordered candidate buffer (keys and their row indices).
 struct GlobalSlice {
   const float* slice;
   int64_t col_stride;
@@ -111,17 +111,10 @@ struct GlobalSlice {
   __device__ uint32_t key(uint32_t j) const { return topk_key(__ldg(slice + int64_t(j) * col_stride)); }
   __device__ uint32_t index(uint32_t j) const { return offset + j; }
 };
-struct StagedSlice {
-  const uint32_t* keys;
-  uint32_t offset;
-  __device__ uint32_t key(uint32_t j) const { return keys[j]; }
-  __device__ uint32_t index(uint32_t j) const { return offset + j; }
-};
 struct Candidates {
-  const uint32_t* keys;
-  const uint32_t* indices;
-  __device__ uint32_t key(uint32_t j) const { return keys[j]; }
-  __device__ uint32_t index(uint32_t j) const { return indices[j]; }
+  const uint2* entries;  // {key, row index}
+  __device__ uint32_t key(uint32_t j) const { return entries[j].x; }
+  __device__ uint32_t index(uint32_t j) const { return entries[j].y; }
 };
 
 // A walk over entries of a source. Chunked: warp w owns [w * chunk, (w + 1) * chunk) of n entries;
@@ -170,33 +163,6 @@ __device__ __forceinline__ void count_first_digit(uint32_t* hist, uint32_t key) 
   atomicAdd(&hist[key >> topk_digit_shift(0)], 1u);
 }
 
-// Copies a slice's keys into shared memory (16-byte loads when it allows them) and counts their
-// first digit into the (cleared) histogram on the way.
-template <int kThreads>
-__device__ void stage_slice(const float* slice, uint32_t n, int64_t col_stride, uint32_t* staged,
-                            uint32_t* hist) {
-  const auto put = [&](uint32_t i, float x) {
-    staged[i] = topk_key(x);
-    count_first_digit(hist, staged[i]);
-  };
-  uint32_t done = 0;
-  if (col_stride == 1 && aligned16(slice)) {
-    const uint32_t quads = n / 4;
-    const float4* src = reinterpret_cast<const float4*>(slice);
-#pragma unroll 4
-    for (uint32_t q = threadIdx.x; q < quads; q += kThreads) {
-      const float4 v = __ldg(src + q);
-      put(4 * q, v.x);
-      put(4 * q + 1, v.y);
-      put(4 * q + 2, v.z);
-      put(4 * q + 3, v.w);
-    }
-    done = quads * 4;
-  }
-#pragma unroll 4
-  for (uint32_t i = done + threadIdx.x; i < n; i += kThreads) put(i, __ldg(slice + int64_t(i) * col_stride));
-}
-
 // The radix state: keys whose masked value is above `prefix` are selected, and `remaining` more
 // among those equal to it (`on_prefix` of them exist).
 struct Selection {
@@ -205,9 +171,10 @@ struct Selection {
 
 // After every block of the group has counted digit `pass` of its keys equal to sel.prefix under
 // sel.mask into its histogram: the digit (from the top) where the group's running count reaches
-// sel.remaining. Every block computes the same answer.
-template <int kThreads, class G>
-__device__ void pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>& sh, const G& g) {
+// want(total counted), which becomes sel.remaining. Returns the total; when it is below what was
+// wanted, sel is meaningless (the caller falls back). Every block computes the same answer.
+template <int kThreads, class G, class Want>
+__device__ uint32_t pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>& sh, const G& g, Want want) {
   using S = SharedFor<kThreads, G>;
   g.sync();  // all histograms complete
   // Thread q holds the bins ranked q * B .. q * B + B - 1 from the top.
@@ -221,12 +188,14 @@ __device__ void pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>& sh,
     for (int j = 0; j < S::kBinsPerThread; ++j)
       count[j] += hist[kTopkBins - 1 - (threadIdx.x * S::kBinsPerThread + j)];
   }
-  typename S::Scan(sh.scan).ExclusiveSum(count, above);
+  uint32_t total;
+  typename S::Scan(sh.scan).ExclusiveSum(count, above, total);
+  const uint32_t remaining = want(total);
 #pragma unroll
   for (int j = 0; j < S::kBinsPerThread; ++j) {
-    if (count[j] != 0 && above[j] < sel.remaining && above[j] + count[j] >= sel.remaining) {
+    if (count[j] != 0 && above[j] < remaining && above[j] + count[j] >= remaining) {
       sh.sel_digit = uint32_t(kTopkBins - 1 - (threadIdx.x * S::kBinsPerThread + j));
-      sh.sel_remaining = sel.remaining - above[j];
+      sh.sel_remaining = remaining - above[j];
       sh.sel_count = count[j];
     }
   }
@@ -239,6 +208,11 @@ __device__ void pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>& sh,
   // Scan storage and sel_* are rewritten next. Across the cluster no barrier: the next histogram
   // goes into the other buffer (RowGroup).
   __syncthreads();
+  return total;
+}
+template <int kThreads, class G>
+__device__ uint32_t pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>& sh, const G& g) {
+  return pick_digit(pass, sel, sh, g, [r = sel.remaining](uint32_t) { return r; });
 }
 
 // One radix digit: histogram over the walk, then pick_digit.
@@ -316,17 +290,41 @@ __device__ void finish_row(const W& walk, int pass, Selection sel, int32_t* out,
   });
 }
 
-// A slice of a row longer than k whose first digit every block of the group has counted into its
-// histogram: pick it; then each warp copies the keys of its chunk at or above the first-digit
-// prefix, in index order, into its own segment of the candidate buffer, and the other digits and
-// the ordered write walk only those. If the bin is needed whole, or a warp's candidates overflow
-// its segment, this block goes on over its whole slice (exact either way; the group's protocol
-// of barriers is the same on both paths).
-template <int kThreads, class Source, class G>
-__device__ void select_slice(Source src, uint32_t n, uint32_t k, uint32_t* cand_keys, uint32_t* cand_idx,
-                             uint32_t cand_cap, int32_t* out, SharedFor<kThreads, G>& sh, G& g) {
+// Finishes the row from `pass` over this block's candidates (each warp's own segment), or over its
+// slice in global memory when a warp's candidates overflowed its segment: the slice holds the same
+// keys at or above the prefix, so the answer is the same, and the blocks of a cluster may take
+// either (the barriers are the same on both paths).
+template <int kThreads, class G>
+__device__ void finish_candidates(const GlobalSlice& src, uint32_t n, int pass, const Selection& sel,
+                                  uint32_t count, const uint2* cand,
+                                  uint32_t seg_cap, int32_t* out, SharedFor<kThreads, G>& sh, G& g) {
   constexpr uint32_t kWarps = kThreads / kWarp;
-  const auto slice = Walk<kThreads, Source>::chunked(src, n);
+  const uint32_t warp = threadIdx.x / kWarp;
+  if (threadIdx.x % kWarp == 0) sh.warp_count[0][warp] = count;
+  __syncthreads();
+  bool overflow = false;
+  for (uint32_t w = 0; w < kWarps; ++w) overflow |= sh.warp_count[0][w] > seg_cap;
+  __syncthreads();  // warp_count is rewritten by ordered_bases
+  if (overflow) return finish_row(Walk<kThreads, GlobalSlice>::chunked(src, n), pass, sel, out, sh, g);
+  const auto candidates = Walk<kThreads, Candidates>::segment(Candidates{cand}, warp * seg_cap, count);
+  finish_row(candidates, pass, sel, out, sh, g);
+}
+
+// The exact fallback for a slice (a sample that misled): the first digit of every key, walked from
+// global memory; then each warp copies the keys of its chunk at or above the first-digit prefix,
+// in index order, into its segment of the candidate buffer, and the other digits and the ordered
+// write walk only those (the slice again if the bin is needed whole or a segment overflows).
+template <int kThreads, class G>
+__device__ void select_slice(const GlobalSlice& src, uint32_t n, uint32_t k, uint2* cand, uint32_t cand_cap,
+                             int32_t* out, SharedFor<kThreads, G>& sh, G& g) {
+  constexpr uint32_t kWarps = kThreads / kWarp;
+  const auto slice = Walk<kThreads, GlobalSlice>::chunked(src, n);
+  g.next_hist();
+  uint32_t* hist = sh.hist + g.hist_offset;
+  clear_hist(hist, kThreads);
+  slice.for_each([&](uint32_t, uint32_t key, bool valid) {
+    if (valid) count_first_digit(hist, key);
+  });
   Selection sel;
   sel.remaining = k;
   pick_digit(0, sel, sh, g);
@@ -339,32 +337,152 @@ __device__ void select_slice(Source src, uint32_t n, uint32_t k, uint32_t* cand_
     const bool c = valid && (key & sel.mask) >= sel.prefix;
     const uint32_t b = __ballot_sync(0xffffffffu, c);
     const uint32_t pos = count + __popc(b & lanes_below);
-    if (c && pos < seg_cap) {
-      cand_keys[seg_begin + pos] = key;
-      cand_idx[seg_begin + pos] = i;
-    }
+    if (c && pos < seg_cap) cand[seg_begin + pos] = make_uint2(key, i);
     count += __popc(b);
   });
-  if (threadIdx.x % kWarp == 0) sh.warp_count[0][warp] = count;
-  __syncthreads();
-  bool overflow = false;
-  for (uint32_t w = 0; w < kWarps; ++w) overflow |= sh.warp_count[0][w] > seg_cap;
-  __syncthreads();  // warp_count is rewritten by ordered_bases
-  if (overflow) return finish_row(slice, 1, sel, out, sh, g);
-  const auto candidates = Walk<kThreads, Candidates>::segment(Candidates{cand_keys, cand_idx}, seg_begin, count);
-  finish_row(candidates, 1, sel, out, sh, g);
+  finish_candidates(src, n, 1, sel, count, cand, seg_cap, out, sh, g);
 }
 
+// A warp's part of the stream: entries [first, first + 32 * steps) of a slice, 32 per step, lane l
+// taking entry l of each (one ballot per step then keeps index order), kStream steps per group.
+// Contiguous slices load at immediate offsets; no bounds checks on groups wholly inside.
+template <bool kContiguous>
+struct WarpStream {
+  const float* slice;
+  int64_t col_stride;
+  uint32_t n, first, steps;
+  __device__ __forceinline__ void load(uint32_t s0, float (&v)[kStream]) const {
+    const uint32_t base = first + s0 * kWarp, lane = threadIdx.x % kWarp;
+    const float* p = kContiguous ? slice + (base + lane) : slice + int64_t(base + lane) * col_stride;
+    const int64_t step = kContiguous ? int64_t(kWarp) : int64_t(kWarp) * col_stride;
+    if (s0 + kStream <= steps && base + kStream * kWarp <= n) {
+#pragma unroll
+      for (int u = 0; u < kStream; ++u) v[u] = __ldg(p + u * step);
+    } else {
+#pragma unroll
+      for (int u = 0; u < kStream; ++u)
+        v[u] = s0 + u < steps && base + lane + u * kWarp < n ? __ldg(p + u * step) : __uint_as_float(0x7fffffffu);
+    }
+  }
+};
+
+// The rank the sample's pick aims at: ~k * sampled / len plus 4 standard deviations (and 16), so
+// that the threshold lies below the row's k-th largest value unless the sample is far off; k when
+// the sample is the whole row (the pick is then exact).
+__device__ __forceinline__ uint32_t sample_rank(uint32_t k, uint32_t sampled, uint32_t len) {
+  if (sampled >= len) return k;
+  const float e = float(k) * float(sampled) / float(len);
+  return min(sampled, uint32_t(ceilf(e + 4.0f * sqrtf(e))) + 16u);
+}
+
+// The smallest value whose key is >= `key` (a bin's lower edge, > 0): every non-NaN x has
+// x >= it exactly when topk_key(x) >= key. Edges below -inf's key (NaN patterns) give -inf.
+__device__ __forceinline__ float key_floor(uint32_t key) {
+  if (key >= 0x80000000u) return __uint_as_float(key & 0x7fffffffu);
+  const uint32_t bits = ~key;
+  return (bits & 0x7fffffffu) > 0x7f800000u ? -__uint_as_float(0x7f800000u) : __uint_as_float(bits);
+}
+
+// A slice of a row longer than k (entries offset .. offset + n - 1 of the row's `len`): the sample,
+// the threshold, the stream into the candidate buffer, then the exact select (file comment).
+template <int kThreads, class G>
+__device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, uint32_t offset, uint32_t len,
+                           uint32_t k, uint2* cand, uint32_t cand_cap, int32_t* out,
+                           SharedFor<kThreads, G>& sh, G& g) {
+  constexpr uint32_t kWarps = kThreads / kWarp;
+  const GlobalSlice src{slice, col_stride, offset};
+  const uint32_t warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp, lanes_below = (1u << lane) - 1u;
+  // Warp w streams entries [w * chunk, (w + 1) * chunk).
+  const uint32_t chunk = ((n + kWarps - 1) / kWarps + kWarp - 1) / kWarp * kWarp;
+  const uint32_t steps = chunk / kWarp, first = warp * chunk;
+  const WarpStream<true> contiguous{slice, 1, n, first, steps};
+  const WarpStream<false> strided{slice, col_stride, n, first, steps};
+  float v[kStream];
+  const auto load = [&](uint32_t s0) {
+    if (col_stride == 1) {
+      contiguous.load(s0, v);
+    } else {
+      strided.load(s0, v);
+    }
+  };
+
+  // The sample: every warp's first kStream steps, first digit counted.
+  g.next_hist();
+  uint32_t* hist = sh.hist + g.hist_offset;
+  clear_hist(hist, kThreads);
+  load(0);
+#pragma unroll
+  for (int u = 0; u < kStream; ++u)
+    if (u < steps && first + lane + u * kWarp < n) count_first_digit(hist, topk_key(v[u]));
+  Selection sel;
+  const uint32_t sampled = pick_digit(0, sel, sh, g, [&](uint32_t s) { return sample_rank(k, s, len); });
+  if (sel.prefix == 0) return select_slice(src, n, k, cand, cand_cap, out, sh, g);
+  const bool exact = sampled == len;  // then sel is the row's first digit
+  const float tau = key_floor(sel.prefix);
+
+  // The stream: values >= tau into this warp's segment in index order, as raw bits (NaN, the
+  // padding, is never taken); ~9 % of the values are, so their keys come after, densely.
+  const uint32_t seg_cap = cand_cap / kWarps;
+  uint2* seg = cand + warp * seg_cap;
+  const uint32_t entry0 = offset + first + lane;  // the row index of this lane's entry at step 0
+  uint32_t count = 0;
+  const auto take = [&](float x, uint32_t s) {
+    const bool c = x >= tau;
+    const uint32_t b = __ballot_sync(0xffffffffu, c);
+    // Past the segment: its last slot (the block then walks its slice instead).
+    if (c) seg[min(count + __popc(b & lanes_below), seg_cap - 1)] = make_uint2(__float_as_uint(x), entry0 + s * kWarp);
+    count += __popc(b);
+  };
+#pragma unroll
+  for (int u = 0; u < kStream; ++u)
+    if (u < steps) take(v[u], u);
+  for (uint32_t s0 = kStream; s0 < steps; s0 += kStream) {
+    load(s0);
+#pragma unroll
+    for (int u = 0; u < kStream; ++u)
+      if (s0 + u < steps) take(v[u], s0 + u);
+  }
+  // Each warp turns its stored values into keys, counting their first digit unless the sample
+  // was exact (the candidates' first digit is then known).
+  if (!exact) {
+    g.next_hist();
+    hist = sh.hist + g.hist_offset;
+    clear_hist(hist, kThreads);  // also orders each warp's stores before its reads below
+  } else {
+    __syncwarp();
+  }
+  if (count <= seg_cap) {
+    for (uint32_t j = lane; j < count; j += kWarp) {
+      const uint32_t key = topk_key(__uint_as_float(seg[j].x));
+      seg[j].x = key;
+      if (!exact) count_first_digit(hist, key);
+    }
+  } else if (!exact) {  // an overflowing warp counts from its chunk again (its block walks its slice)
+    for (uint32_t s0 = 0; s0 < steps; s0 += kStream) {
+      load(s0);
+#pragma unroll
+      for (int u = 0; u < kStream; ++u)
+        if (v[u] >= tau) count_first_digit(hist, topk_key(v[u]));
+    }
+  }
+
+  if (exact) return finish_candidates(src, n, 1, sel, count, cand, seg_cap, out, sh, g);
+  Selection over;  // the candidates' first digit
+  over.remaining = k;
+  if (pick_digit(0, over, sh, g) >= k) return finish_candidates(src, n, 1, over, count, cand, seg_cap, out, sh, g);
+  select_slice(src, n, k, cand, cand_cap, out, sh, g);  // fewer than k values >= tau
+}
+
+// Blocks per SM the registers must allow (64 registers a thread): two 512-thread blocks, four of 256.
+constexpr int min_blocks(int threads) { return threads >= 1024 ? 1 : 1024 / threads; }
+
 // One row per group of blocks (a cluster; grid = clusters x group size). Dynamic shared memory:
-// `staged_cap` staged keys, then `cand_cap` candidate keys and indices.
+// `cand_cap` candidates.
 template <int kThreads, bool kClustered>
-__global__ void __launch_bounds__(kThreads) topk_kernel(TopKParams p, uint32_t staged_cap, uint32_t cand_cap) {
+__global__ void __launch_bounds__(kThreads, min_blocks(kThreads)) topk_kernel(TopKParams p, uint32_t cand_cap) {
   using G = RowGroup<kClustered>;
   __shared__ SharedFor<kThreads, G> sh;
-  extern __shared__ uint32_t dyn[];
-  uint32_t* staged = dyn;
-  uint32_t* cand_keys = dyn + staged_cap;
-  uint32_t* cand_idx = cand_keys + cand_cap;
+  extern __shared__ uint2 cand[];  // cand_cap entries {key, row index}
   G g;
   if constexpr (kClustered) {
     g.rank = cg::this_cluster().block_rank();
@@ -379,51 +497,23 @@ __global__ void __launch_bounds__(kThreads) topk_kernel(TopKParams p, uint32_t s
         for (int64_t i = threadIdx.x; i < p.k; i += kThreads) out[i] = i < len ? int32_t(i) : -1;
     } else {
       const int64_t s0 = len * g.rank / g.size, s1 = len * (g.rank + 1) / g.size;
-      const uint32_t n = uint32_t(s1 - s0);
       const float* slice = p.logits + r * p.logits_row_stride + (start + s0) * p.logits_col_stride;
-      g.next_hist();
-      uint32_t* hist = sh.hist + g.hist_offset;
-      clear_hist(hist, kThreads);
-      if (n <= staged_cap) {
-        stage_slice<kThreads>(slice, n, p.logits_col_stride, staged, hist);
-        const StagedSlice src{staged, uint32_t(s0)};
-        select_slice<kThreads>(src, n, uint32_t(p.k), cand_keys, cand_idx, cand_cap, out, sh, g);
-      } else {
-        const GlobalSlice src{slice, p.logits_col_stride, uint32_t(s0)};
-        Walk<kThreads, GlobalSlice>::chunked(src, n).for_each([&](uint32_t, uint32_t key, bool valid) {
-          if (valid) count_first_digit(hist, key);
-        });
-        select_slice<kThreads>(src, n, uint32_t(p.k), cand_keys, cand_idx, cand_cap, out, sh, g);
-      }
+      select_row<kThreads>(slice, uint32_t(s1 - s0), p.logits_col_stride, uint32_t(s0), uint32_t(len), uint32_t(p.k),
+                           cand, cand_cap, out, sh, g);
     }
     __syncthreads();  // shared storage is reused by the next row (across the cluster: RowGroup)
   }
   if constexpr (kClustered) g.sync();  // the others' last reads of this block's shared memory
 }
 
-// Per block: a candidate buffer of up to kMaxCandidates entries (k plus a first-digit bin for the
-// index top-k sizes; a larger set falls back to walking the slice), and the staged slice of
-// `slice` keys when it fits beside it.
-struct SliceSmem {
-  uint32_t cand_cap = 0, staged_cap = 0;
-  bool staged = false;
-  size_t bytes() const { return (size_t(cand_cap) * 2 + staged_cap) * sizeof(uint32_t); }
-};
-SliceSmem slice_smem(int64_t slice) {
-  SliceSmem m;
-  m.cand_cap = uint32_t(std::min<int64_t>(slice, kMaxCandidates));
-  m.staged = size_t(m.cand_cap) * 2 * sizeof(uint32_t) + size_t(slice) * sizeof(uint32_t) <= kMaxDynamicSmem;
-  m.staged_cap = m.staged ? uint32_t(slice) : 0u;
-  return m;
+// A block's candidate buffer for a slice of `slice` entries: room for all of them (no segment can
+// overflow) up to kMaxCandidates (about k plus a first-digit bin for the index top-k sizes, ~9 % of
+// a 32768-wide row); past that a warp whose candidates overflow walks its slice instead.
+uint32_t cand_cap(int64_t slice, int threads) {
+  const int64_t warps = threads / kWarp, chunk = ((slice + warps - 1) / warps + kWarp - 1) / kWarp * kWarp;
+  return uint32_t(std::min<int64_t>(warps * chunk, kMaxCandidates));
 }
-
-// The smallest group (1, 2, 4 or 8 blocks) whose per-block slice of a `width`-wide row is staged
-// (width <= 34816 alone, <= 278528 with 8 blocks); 0 when none is.
-int staging_group(int64_t width) {
-  for (int group = 1; group <= kMaxClusterBlocks; group *= 2)
-    if (slice_smem((width + group - 1) / group).staged) return group;
-  return 0;
-}
+size_t cand_bytes(uint32_t cap) { return size_t(cap) * sizeof(uint2); }
 
 // The opt-in beyond 48 KB of static + dynamic shared memory, set once per device: 0 or the error.
 template <int kThreads, bool kClustered>
@@ -431,7 +521,7 @@ int opt_in_smem(int device) {
   static PerDevice opted_in;
   const auto opt_in = [](int) {
     const cudaError_t e = cudaFuncSetAttribute(topk_kernel<kThreads, kClustered>,
-                                               cudaFuncAttributeMaxDynamicSharedMemorySize, int(kMaxDynamicSmem));
+                                               cudaFuncAttributeMaxDynamicSharedMemorySize, int(cand_bytes(kMaxCandidates)));
     return int(e == cudaSuccess);
   };
   if (opted_in.get(device, opt_in)) return 0;
@@ -461,17 +551,17 @@ bool cluster_fits(int device, int group, size_t smem) {
 
 template <int kThreads, bool kClustered>
 int launch(const TopKParams& p, int group, int device, cudaStream_t s) {
-  const SliceSmem m = slice_smem((p.width + group - 1) / group);
+  const uint32_t cap = cand_cap((p.width + group - 1) / group, kThreads);
   if (const int e = opt_in_smem<kThreads, kClustered>(device); e != 0) return e;
   const int64_t max_groups = 65535LL * 32 / group;
   const unsigned grid = unsigned((p.rows < max_groups ? p.rows : max_groups) * group);
   if constexpr (!kClustered) {
-    topk_kernel<kThreads, false><<<grid, kThreads, m.bytes(), s>>>(p, m.staged_cap, m.cand_cap);
+    topk_kernel<kThreads, false><<<grid, kThreads, cand_bytes(cap), s>>>(p, cap);
     return int(cudaGetLastError());
   } else {
     cudaLaunchAttribute attr;
-    const cudaLaunchConfig_t cfg = cluster_launch(grid, kThreads, unsigned(group), m.bytes(), s, attr);
-    return int(cudaLaunchKernelEx(&cfg, topk_kernel<kThreads, true>, p, m.staged_cap, m.cand_cap));
+    const cudaLaunchConfig_t cfg = cluster_launch(grid, kThreads, unsigned(group), cand_bytes(cap), s, attr);
+    return int(cudaLaunchKernelEx(&cfg, topk_kernel<kThreads, true>, p, cap));
   }
 }
 
@@ -481,24 +571,16 @@ int top_k_per_row(const TopKParams& p, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
-  // Launch shape only (every shape runs the same selection and gives the same results).
-  // Few rows (decode): 1024 threads per block and, for wide rows, a cluster of up to 8 blocks per
-  // row so that about one block per SM is busy (64 x 262144 measured 142 us with pairs walking
-  // global memory, 165 us with staged clusters of 8 in 4 waves: the pairs stay). Many rows: one
-  // block per row, smaller the narrower the rows, so that several rows share an SM; a row too wide
-  // for one block's staging takes the smallest cluster whose slices stage (up to 8 blocks, 278528
-  // columns), so it is read from HBM once; wider rows walk it from global memory. A cluster the
+  // Launch shape only (every shape runs the same selection and gives the same results). Many rows:
+  // one block per row, 512 threads (256 up to 4096 columns), so that several rows share an SM and
+  // one streams while another selects. Few rows (decode): 1024 threads per block and, for wide
+  // rows, a cluster of up to 8 blocks per row so that about one block per SM is busy. A cluster the
   // device cannot hold falls back to one block per row.
+  if (p.rows >= 512) return p.width > 4096 ? launch<512, false>(p, 1, device, s) : launch<256, false>(p, 1, device, s);
   int group = 1;
-  if (p.rows < 512) {
-    const int sms = device_sm_count(device);
-    while (group < kMaxClusterBlocks && p.rows * group * 2 <= sms && p.width / (group * 2) >= 4096) group *= 2;
-  } else if (p.width > 16384) {
-    group = std::max(1, staging_group(p.width));  // staging_group: 0 when no group stages a slice
-  } else {
-    return p.width > 4096 ? launch<512, false>(p, 1, device, s) : launch<256, false>(p, 1, device, s);
-  }
-  if (group > 1 && cluster_fits(device, group, slice_smem((p.width + group - 1) / group).bytes()))
+  const int sms = device_sm_count(device);
+  while (group < kMaxClusterBlocks && p.rows * group * 2 <= sms && p.width / (group * 2) >= 4096) group *= 2;
+  if (group > 1 && cluster_fits(device, group, cand_bytes(cand_cap((p.width + group - 1) / group, 1024))))
     return launch<1024, true>(p, group, device, s);
   return launch<1024, false>(p, 1, device, s);
 }

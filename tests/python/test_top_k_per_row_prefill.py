@@ -127,6 +127,36 @@ def test_wide_rows(device, width, pattern):
     check_prefill(logits, starts, ends, 2048, out, True)
 
 
+def comb_rows(rows: int, width: int, period: int, lead: int, high_first: bool, g: torch.Generator) -> torch.Tensor:
+    """Normal rows whose large values (spread over 20 octaves) fill the first `lead` columns of every
+    `period` (high_first) or the rest of it."""
+    dense = torch.randn(rows, width, generator=g)
+    high = 2.0 ** (10 + 20 * torch.rand(rows, width, generator=g))
+    in_lead = torch.arange(width) % period < lead
+    return torch.where(in_lead if high_first else ~in_lead, high, dense)
+
+
+# (width, k): the CUDA path samples the first 512 columns of each of 16 equal chunks of a row (the
+# first group of each warp, file comment of csrc/cuda/topk.cu), so combs of period width / 16 with
+# a 512-wide lead put the large values only inside the sample (the threshold lands above the k-th
+# value: fewer than k candidates) or only outside it (far too many candidates: segments overflow).
+COMBS = [(32768, 2048), (131072, 1024), (65536, 512), (8192, 512)]
+
+
+@DET
+@pytest.mark.parametrize("high_first", [True, False], ids=["inside_sample", "outside_sample"])
+@pytest.mark.parametrize("width,k", COMBS, ids=[f"w{w}_k{k}" for w, k in COMBS])
+def test_sample_adversaries(device, width, k, high_first, deterministic):
+    """Rows built to mislead a sampled threshold: the exact fallbacks must give the same answer."""
+    g = torch.Generator().manual_seed(width + k + high_first)
+    rows = 512 if device == "cuda" else 4  # >= 512 rows: the launch shape of one block per row
+    logits = comb_rows(rows, width, width // 16, 512, high_first, g)
+    starts = i32([0, 1, 3, 0] * (rows // 4))
+    ends = i32([width, width, width - 5, width // 2 + 7] * (rows // 4))
+    out = run_prefill(logits.to(device), starts.to(device), ends.to(device), k, deterministic)
+    check_prefill(logits, starts, ends, k, out, deterministic)
+
+
 # Hand-checked rows: (values, k, expected indices in ascending order). Each runs with 3 garbage
 # columns before its window, so the expectations are also relative indices.
 SPECIAL = {
