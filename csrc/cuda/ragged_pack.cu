@@ -20,6 +20,8 @@
 //     row's source and destination share their alignment (an int32 head and tail around them),
 //     else kUnroll int32 loads a lane.
 // The ranges tile [0, R), so every indptr_out[r + 1] has one writer (block 0 writes indptr_out[0]).
+// A programmatic dependent launch (dependent_launch): the grid starts while the previous kernel in
+// the stream drains and waits for it before its first global access.
 // Nothing is written past indptr[R] of indices_out or past indptr_out[R]. indptr is int32 and the
 // host checks R * W < 2^31, so int32 sums of clamped lengths are exact.
 #include "../common/topk_math.h"
@@ -212,6 +214,9 @@ __global__ void __launch_bounds__(kThreads, 1024 / kThreads)
   __shared__ int32_t first_segment[kThreads];   // tile row -> first segment; rows past the tile: the count
   __shared__ uint64_t warp_totals[kWarps];
 
+  // Launched as a dependent launch: wait for the previous kernel in the stream (its writes of
+  // dense and lengths, its reads of our outputs) before the first global access.
+  cudaGridDependencySynchronize();
   const int32_t width = int32_t(p.width);
   const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
   if (blockIdx.x == 0 && threadIdx.x == 0) p.indptr_out[0] = 0;
@@ -285,9 +290,10 @@ int launch(const RaggedPackParams& p, void* stream) {
     return int(e != cudaSuccess ? e : cudaErrorInvalidConfiguration);
   }
   const int64_t blocks = ragged_pack_blocks(p.rows, resident);
-  ragged_pack_kernel<kThreads, kUnroll, kDepth>
-      <<<unsigned(blocks), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(p);
-  return int(cudaGetLastError());
+  cudaLaunchAttribute attr;
+  const cudaLaunchConfig_t cfg =
+      dependent_launch(unsigned(blocks), kThreads, 0, static_cast<cudaStream_t>(stream), attr);
+  return int(cudaLaunchKernelEx(&cfg, ragged_pack_kernel<kThreads, kUnroll, kDepth>, p));
 }
 
 }  // namespace
