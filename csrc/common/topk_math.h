@@ -87,8 +87,8 @@ DSV4_HD int64_t ragged_length(const RaggedPackParams& p, int64_t r) {
   return clamp64(p.lengths[r], 0, p.width);
 }
 
-// ragged_pack's HIP schedule (topk.md §6.3): a launch has `blocks` blocks; block b owns the
-// contiguous rows [ragged_block_begin(s, b), ragged_block_begin(s, b + 1)) of
+// ragged_pack's persistent schedule (CUDA and HIP; topk.md §6.3). A launch has `blocks` blocks;
+// block b owns the contiguous rows [ragged_block_begin(s, b), ragged_block_begin(s, b + 1)) of
 // s = ragged_schedule(rows, blocks): the first rows % blocks blocks one row more than the others,
 // whatever rows mod blocks. The host divides once, so a block starts with no 64-bit division.
 struct RaggedSchedule {
@@ -100,29 +100,9 @@ DSV4_HD int64_t ragged_block_begin(RaggedSchedule s, int64_t b) {
   return b * s.per_block + (b < s.extra ? b : s.extra);
 }
 
-// ragged_pack's CUDA schedule, balanced by weight (topk.md §6.3; benchmarks/NOTES.md, ragged_pack).
-// A row weighs its clamped length + 1 (its entries and its indptr entry: a run of empty rows still
-// spreads over the blocks), so the cumulative weight C'(r) = C(r) + r (C: the exclusive sum of
-// the clamped lengths) rises strictly from C'(0) = 0 to C'(R) = E + R. Block b of G owns rows
-// [r_b, r_(b+1)), r_b = min{r : C'(r) >= ragged_weight_target(b, E + R, G)}: r_0 = 0, r_G = R, the
-// ranges tile [0, R) in order (some may be empty) and a block's weight differs from (E + R) / G by
-// less than W + 1.
-DSV4_HD int64_t ragged_weight_target(int64_t b, int64_t weight, int64_t blocks) { return b * weight / blocks; }
-
-// Every block reads all the lengths, thread t the rows [lo, hi) = [t c, t c + c) of [0, R),
-// c = ragged_chunk_rows: a multiple of 4, so every chunk shares the alignment of `lengths` and
-// its body takes 16-byte loads. A target e > 0 lies in exactly one chunk's weights (C'(lo), C'(hi)]
-// (C' rises strictly), and r(e) = min{r : C'(r) >= e} in (lo, hi].
-DSV4_HD int64_t ragged_chunk_rows(int64_t rows, int64_t threads) {
-  return (rows + 4 * threads - 1) / (4 * threads) * 4;
-}
-DSV4_HD bool ragged_chunk_holds(int64_t weight_before, int64_t chunk_weight, int64_t target) {
-  return weight_before < target && target <= weight_before + chunk_weight;
-}
-
 // Blocks of a launch: the blocks the device holds at once (`resident`), fewer when there are fewer
-// rows (a block without rows would only read lengths), and at least one, which writes
-// indptr[0] = 0 when rows == 0.
+// rows (an empty range would only sum a prefix), and at least one, which writes indptr[0] = 0
+// when rows == 0.
 DSV4_HD int64_t ragged_pack_blocks(int64_t rows, int64_t resident) {
   const int64_t g = rows < resident ? rows : resident;
   return g > 1 ? g : 1;
@@ -136,25 +116,20 @@ DSV4_HD int ragged_align_head(const void* p) { return int(((16u - (uintptr_t(p) 
 
 DSV4_HD int32_t ragged_clamp(int32_t len, int32_t width) { return len < 0 ? 0 : (len > width ? width : len); }
 
-// Thread t's share (of kThreads; kThreads = 1: one thread's whole sum) of the clamped
-// lengths[lo, hi): int32 loads up to the first 16-byte boundary and after the last, kBatch 16-byte
-// loads in flight between, each through load4(p, out) (p 16-byte aligned; out[0..4) = p[0..4)).
-// The shares sum to the clamped total, which is below 2^31 (the host checks R * W < 2^31).
+// Thread t's share (of kThreads) of the clamped lengths[lo, hi): int32 loads up to the first
+// 16-byte boundary and after the last, kBatch 16-byte loads in flight between, each through
+// load4(p, out) (p 16-byte aligned; out[0..4) = p[0..4)). The shares sum to the clamped total,
+// which is below 2^31 (the host checks R * W < 2^31).
 template <int kThreads, int kBatch, class Load4>
 DSV4_HD int32_t ragged_sum_lengths(const int32_t* lengths, int64_t lo, int64_t hi, int32_t width, int t,
                                    Load4 load4) {
   if (lo >= hi) return 0;
   const int64_t head = clamp64(ragged_align_head(lengths + lo), 0, hi - lo);
   const int64_t quads = (hi - lo - head) / 4;
-  const int64_t tail = lo + head + 4 * quads;  // hi - tail < 4
+  const int64_t tail = lo + head + 4 * quads + t;  // hi - (lo + head + 4 * quads) < 4
   int32_t sum = 0;
-  constexpr int kEdge = (3 + kThreads - 1) / kThreads;  // int32 loads a thread for the head and the tail (< 4 each)
-  DSV4_UNROLL
-  for (int k = 0; k < kEdge; ++k) {
-    const int u = t + k * kThreads;
-    if (u < head) sum += ragged_clamp(lengths[lo + u], width);
-    if (u < 4 && tail + u < hi) sum += ragged_clamp(lengths[tail + u], width);
-  }
+  if (t < head) sum += ragged_clamp(lengths[lo + t], width);
+  if (t < 4 && tail < hi) sum += ragged_clamp(lengths[tail], width);
   const int32_t* body = lengths + lo + head;
   for (int64_t q0 = t; q0 < quads; q0 += int64_t(kThreads) * kBatch) {
     int32_t v[kBatch][4];

@@ -109,10 +109,14 @@ class PerDevice {
   std::atomic<int> values_[kMaxDevices] = {};
 };
 
-// A launch of `grid` blocks of `block` threads with the one attribute `attr`, for
-// cudaLaunchKernelEx; `attr` must outlive the launch.
-inline cudaLaunchConfig_t launch_with(cudaLaunchAttribute& attr, unsigned grid, unsigned block, size_t smem,
-                                      cudaStream_t stream) {
+// A launch of `grid` blocks of `block` threads in 1-D thread-block clusters of `cluster` blocks,
+// for cudaLaunchKernelEx; `attr` (the cluster dimension) must outlive the launch.
+inline cudaLaunchConfig_t cluster_launch(unsigned grid, unsigned block, unsigned cluster, size_t smem,
+                                         cudaStream_t stream, cudaLaunchAttribute& attr) {
+  attr.id = cudaLaunchAttributeClusterDimension;
+  attr.val.clusterDim.x = cluster;
+  attr.val.clusterDim.y = 1;
+  attr.val.clusterDim.z = 1;
   cudaLaunchConfig_t cfg = {};
   cfg.gridDim = dim3(grid);
   cfg.blockDim = dim3(block);
@@ -121,26 +125,6 @@ inline cudaLaunchConfig_t launch_with(cudaLaunchAttribute& attr, unsigned grid, 
   cfg.attrs = &attr;
   cfg.numAttrs = 1;
   return cfg;
-}
-
-// The same in 1-D thread-block clusters of `cluster` blocks (`attr`: the cluster dimension).
-inline cudaLaunchConfig_t cluster_launch(unsigned grid, unsigned block, unsigned cluster, size_t smem,
-                                         cudaStream_t stream, cudaLaunchAttribute& attr) {
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = cluster;
-  attr.val.clusterDim.y = 1;
-  attr.val.clusterDim.z = 1;
-  return launch_with(attr, grid, block, smem, stream);
-}
-
-// The same as a programmatic dependent launch: the grid may start while the stream's previous
-// kernel drains, hiding the launch behind it (captured as a programmatic graph edge, so it stays
-// graph safe). The kernel must call cudaGridDependencySynchronize() before it touches global memory.
-inline cudaLaunchConfig_t dependent_launch(unsigned grid, unsigned block, size_t smem, cudaStream_t stream,
-                                           cudaLaunchAttribute& attr) {
-  attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
-  attr.val.programmaticStreamSerializationAllowed = 1;
-  return launch_with(attr, grid, block, smem, stream);
 }
 
 // Grid size for a grid-stride loop over `items` with `per_block` items per block pass.

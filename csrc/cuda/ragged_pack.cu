@@ -1,27 +1,19 @@
 // ragged_pack on CUDA: one launch, no workspace, no host sync, CUDA-graph safe
 // (../shared/spec/topk.md §6.3; the arithmetic is in benchmarks/NOTES.md, section ragged_pack).
 //
-// Persistent schedule balanced by weight: G blocks, as many as the device holds at once (an
-// occupancy query, cached per device); block b owns the rows [r_b, r_(b+1)) that hold about 1 / G
-// of the weight, entries + rows (common/topk_math.h, ragged_weight_target), so the blocks finish
-// together (split by row count, the heaviest of 264 carried ~28 % over the mean at 8192 x 512).
-// No workspace: a block
-//  1. reads all R lengths, thread t summing a contiguous chunk (16-byte loads where aligned,
-//     kPrefixBatch in flight): blocks x 4R bytes over the launch, linear in R, all of it L2 hits;
-//     one block scan of the chunk sums gives the total and each chunk's cumulative weight, and the
-//     warp of the thread whose chunk holds the target of b (of b + 1) walks that chunk,
-//     kWalkRows x 32 rows a step, to r_b and its output base C(r_b) (to r_(b+1));
-//  2. walks its rows kThreads at a time (a tile): one block scan of (length, segments) pairs gives
-//     each row its output offset (its indptr entry is written there, coalesced) and its first copy
-//     segment;
+// Persistent schedule: as many blocks as the device holds at once (an occupancy query, cached per
+// device), block b owning the contiguous rows of ragged_block_begin (common/topk_math.h). A block
+//  1. sums the clamped lengths of all rows before its range once, with all its threads (16-byte
+//     loads where aligned, kPrefixBatch in flight per thread): blocks x R / 2 x 4 bytes over the
+//     launch, linear in R, all of it L2 hits;
+//  2. walks its rows kThreads at a time (a tile): one block scan of (length, segments) pairs, which
+//     also reduces the step-1 sums, gives each row its output offset (its indptr entry is written
+//     there, coalesced) and its first copy segment;
 //  3. copies the tile's segments, kSegment = 32 x kUnroll entries of one row each, round robin over
 //     the warps, so a long row is spread over the warps and a short one takes one segment. A warp
 //     issues the loads of kDepth segments before their stores: 16-byte loads and stores when a
 //     row's source and destination share their alignment (an int32 head and tail around them),
 //     else kUnroll int32 loads a lane.
-// The ranges tile [0, R), so every indptr_out[r + 1] has one writer (block 0 writes indptr_out[0]).
-// A programmatic dependent launch (dependent_launch): the grid starts while the previous kernel in
-// the stream drains and waits for it before its first global access.
 // Nothing is written past indptr[R] of indices_out or past indptr_out[R]. indptr is int32 and the
 // host checks R * W < 2^31, so int32 sums of clamped lengths are exact.
 #include "../common/topk_math.h"
@@ -32,20 +24,22 @@ namespace dsv4::cuda {
 
 namespace {
 
-constexpr int kPrefixBatch = 8;  // 16-byte loads in flight per thread while summing its chunk
-constexpr int kWalkRows = 4;     // rows a lane per step (int32 loads in flight) while a warp walks a chunk
+constexpr int kPrefixBatch = 8;  // 16-byte loads in flight per thread while summing earlier lengths
 
-// The clamped sum of lengths[lo, hi) by one thread (read-only path, 16-byte loads where aligned).
+// This thread's share of the clamped lengths[lo, hi) (read-only path, 16-byte loads where aligned).
+template <int kThreads>
 __device__ __forceinline__ int32_t sum_lengths(const int32_t* lengths, int64_t lo, int64_t hi, int32_t width) {
-  return ragged_sum_lengths<1, kPrefixBatch>(lengths, lo, hi, width, 0, [](const int32_t* q, int32_t(&out)[4]) {
-    const int4 v = __ldg(reinterpret_cast<const int4*>(q));
-    out[0] = v.x, out[1] = v.y, out[2] = v.z, out[3] = v.w;
-  });
+  return ragged_sum_lengths<kThreads, kPrefixBatch>(lengths, lo, hi, width, int(threadIdx.x),
+                                                    [](const int32_t* q, int32_t(&out)[4]) {
+                                                      const int4 v = __ldg(reinterpret_cast<const int4*>(q));
+                                                      out[0] = v.x, out[1] = v.y, out[2] = v.z, out[3] = v.w;
+                                                    });
 }
 
-struct BlockScan {
-  uint64_t before;  // the values of the threads before this one
-  uint64_t total;   // the values of the block
+struct TileScan {
+  uint64_t before;  // the pairs of the threads before this one
+  uint64_t total;   // the pairs of the block
+  int32_t sum;      // the block's sum of `part`
 };
 
 __device__ __forceinline__ uint64_t warp_inclusive_sum(uint64_t v, int lane) {
@@ -57,92 +51,28 @@ __device__ __forceinline__ uint64_t warp_inclusive_sum(uint64_t v, int lane) {
   return v;
 }
 
-// Exclusive sum of one value per thread (a chunk's entries, or a (length, segments) pair) over the
-// block in thread order, with one barrier: warp shuffles, then every warp reads the warp sums.
-// The caller puts a barrier between two calls (they share warp_totals).
+__device__ __forceinline__ int32_t warp_total(int32_t v) {
+#pragma unroll
+  for (int o = kWarp / 2; o > 0; o /= 2) v += __shfl_xor_sync(~0u, v, o);
+  return v;
+}
+
+// Exclusive sum of one (length, segments) pair per thread over the block in thread order, and the
+// block sum of `part`, with one barrier: warp shuffles, then every warp reads the 32 warp sums.
+// The caller puts a barrier between two calls (they share warp_pair and warp_part).
 template <int kThreads>
-__device__ __forceinline__ BlockScan block_scan(uint64_t value, uint64_t* warp_totals) {
+__device__ __forceinline__ TileScan tile_scan(uint64_t pair, int32_t part, uint64_t* warp_pair, int32_t* warp_part) {
   constexpr int kWarps = kThreads / kWarp;
   const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
-  const uint64_t inc = warp_inclusive_sum(value, lane);
-  if (lane == kWarp - 1) warp_totals[warp] = inc;
+  const uint64_t inc = warp_inclusive_sum(pair, lane);
+  part = warp_total(part);
+  if (lane == kWarp - 1) warp_pair[warp] = inc;
+  if (lane == 0) warp_part[warp] = part;
   __syncthreads();
-  const uint64_t w = lane < kWarps ? warp_totals[lane] : 0;
+  const uint64_t w = lane < kWarps ? warp_pair[lane] : 0;
   const uint64_t w_inc = warp_inclusive_sum(w, lane);
-  return {__shfl_sync(~0u, w_inc - w, warp) + inc - value, __shfl_sync(~0u, w_inc, kWarp - 1)};
-}
-
-// For the whole warp: the first row r in (lo, hi] with C'(r) >= target, given
-// C'(lo) = before < target <= C'(hi) (ragged_chunk_holds), and C(r) = C'(r) - r. A step loads
-// kWalkRows consecutive rows a lane at once (no load waits on the previous step's test); one warp
-// scan of the lane sums and a ballot find the lane holding r, which finds it among its rows.
-struct RowCut {
-  int64_t row;      // r
-  int32_t entries;  // C(r)
-};
-__device__ __forceinline__ RowCut walk_chunk(const int32_t* lengths, int32_t width, int64_t lo, int64_t hi,
-                                             int64_t before, int64_t target, int lane) {
-  for (int64_t step = lo; step < hi; step += kWalkRows * kWarp) {
-    const int64_t r0 = step + kWalkRows * lane;
-    uint32_t w[kWalkRows];  // row weights: length + 1 (<= 2^31), 0 past the chunk
-    uint64_t lane_sum = 0;
-#pragma unroll
-    for (int i = 0; i < kWalkRows; ++i) {
-      w[i] = r0 + i < hi ? uint32_t(ragged_clamp(__ldg(lengths + r0 + i), width)) + 1u : 0u;
-      lane_sum += w[i];
-    }
-    const uint64_t inc = warp_inclusive_sum(lane_sum, lane);
-    const unsigned hit = __ballot_sync(~0u, before + int64_t(inc) >= target);
-    if (hit != 0) {
-      int64_t c = before + int64_t(inc - lane_sum) + w[0];  // C'(r0 + i + 1)
-      int i = 0;
-#pragma unroll
-      for (int k = 1; k < kWalkRows; ++k)
-        if (c < target) c += w[k], i = k;
-      const int j = __ffs(hit) - 1;
-      const int64_t r = __shfl_sync(~0u, r0 + i + 1, j);
-      return {r, int32_t(__shfl_sync(~0u, c, j) - r)};
-    }
-    before += int64_t(__shfl_sync(~0u, inc, kWarp - 1));
-  }
-  return {hi, 0};  // not reached: C'(hi) >= target
-}
-
-struct RowRange {
-  int64_t begin, end;
-  int32_t base;  // C(begin): the output offset of row `begin`
-};
-
-// Step 1: this block's rows [r_b, r_(b+1)) (common/topk_math.h, ragged_weight_target). Ends with a
-// barrier, after which warp_totals may be reused.
-template <int kThreads>
-__device__ __forceinline__ RowRange block_rows(const RaggedPackParams& p, uint64_t* warp_totals) {
-  __shared__ int64_t cut_row[2];  // r_b, r_(b+1)
-  __shared__ int32_t cut_entries;  // C(r_b)
-  const int lane = threadIdx.x % kWarp;
-  const int32_t width = int32_t(p.width);
-  const int64_t chunk = ragged_chunk_rows(p.rows, kThreads);
-  const int64_t lo = min(int64_t(threadIdx.x) * chunk, p.rows), hi = min(lo + chunk, p.rows);
-  const int32_t sum = sum_lengths(p.lengths, lo, hi, width);
-  // Target 0 (no chunk holds it) is row 0; the scan's barrier orders this before the walks' writes.
-  if (threadIdx.x == 0) cut_row[0] = cut_row[1] = 0, cut_entries = 0;
-  const BlockScan scan = block_scan<kThreads>(uint32_t(sum), warp_totals);
-  const int64_t weight = int64_t(scan.total) + p.rows, before = int64_t(scan.before) + lo;  // E + R, C'(lo)
-  for (int k = 0; k < 2; ++k) {
-    const int64_t target = ragged_weight_target(blockIdx.x + k, weight, gridDim.x);
-    const unsigned holder = __ballot_sync(~0u, ragged_chunk_holds(before, sum + (hi - lo), target));
-    if (holder != 0) {  // one lane at most: the chunks' weight intervals are disjoint
-      const int h = __ffs(holder) - 1;
-      const RowCut cut = walk_chunk(p.lengths, width, __shfl_sync(~0u, lo, h), __shfl_sync(~0u, hi, h),
-                                    __shfl_sync(~0u, before, h), target, lane);
-      if (lane == 0) {
-        cut_row[k] = cut.row;
-        if (k == 0) cut_entries = cut.entries;
-      }
-    }
-  }
-  __syncthreads();
-  return {cut_row[0], cut_row[1], cut_entries};
+  const int32_t sum = warp_total(lane < kWarps ? warp_part[lane] : 0);
+  return {__shfl_sync(~0u, w_inc - w, warp) + inc - pair, __shfl_sync(~0u, w_inc, kWarp - 1), sum};
 }
 
 // The last tile row r < rows (1 <= rows <= 32 x 32) whose first segment is <= s, for the whole
@@ -205,33 +135,33 @@ struct Segment {
 
 template <int kThreads, int kUnroll, int kDepth>
 __global__ void __launch_bounds__(kThreads, 1024 / kThreads)
-    ragged_pack_kernel(RaggedPackParams p) {
+    ragged_pack_kernel(RaggedPackParams p, RaggedSchedule sched) {
   constexpr int kWarps = kThreads / kWarp;
   constexpr int kSegment = kWarp * kUnroll;
   static_assert(kThreads <= kWarp * kWarp, "find_row searches 32 x 32 tile rows");
   static_assert(kUnroll % 4 == 0, "a segment's 16-byte body is kUnroll / 4 vectors a lane");
   __shared__ int32_t row_offset[kThreads + 1];  // tile row -> first entry, from the tile's; [kThreads]: tile total
   __shared__ int32_t first_segment[kThreads];   // tile row -> first segment; rows past the tile: the count
-  __shared__ uint64_t warp_totals[kWarps];
+  __shared__ uint64_t warp_pair[kWarps];
+  __shared__ int32_t warp_part[kWarps];
 
-  // Launched as a dependent launch: wait for the previous kernel in the stream (its writes of
-  // dense and lengths, its reads of our outputs) before the first global access.
-  cudaGridDependencySynchronize();
   const int32_t width = int32_t(p.width);
+  const int64_t begin = ragged_block_begin(sched, blockIdx.x), end = ragged_block_begin(sched, blockIdx.x + 1);
   const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
   if (blockIdx.x == 0 && threadIdx.x == 0) p.indptr_out[0] = 0;
 
-  // 1. This block's rows and their output base.
-  const RowRange range = block_rows<kThreads>(p, warp_totals);
-  const int64_t begin = range.begin, end = range.end;
-  int32_t base = range.base;
+  // 1. The first tile's lengths are loaded beside the earlier rows': one round trip.
   int32_t len = begin + threadIdx.x < end ? ragged_clamp(__ldg(p.lengths + begin + threadIdx.x), width) : 0;
+  int32_t part = sum_lengths<kThreads>(p.lengths, 0, begin, width);
+  int32_t base = 0;
 
   // 2. and 3., a tile at a time.
   for (int64_t t0 = begin; t0 < end; t0 += kThreads) {
     const int rows = int(min(int64_t(kThreads), end - t0));
-    const BlockScan scan =
-        block_scan<kThreads>((uint64_t(ragged_segments(len, kSegment)) << 32) | uint32_t(len), warp_totals);
+    const TileScan scan = tile_scan<kThreads>((uint64_t(ragged_segments(len, kSegment)) << 32) | uint32_t(len), part,
+                                              warp_pair, warp_part);
+    base += scan.sum;  // the earlier rows' lengths (first tile), then 0
+    part = 0;
     const int32_t offset = int32_t(uint32_t(scan.before));
     row_offset[threadIdx.x] = offset;
     first_segment[threadIdx.x] = int32_t(scan.before >> 32);
@@ -290,10 +220,9 @@ int launch(const RaggedPackParams& p, void* stream) {
     return int(e != cudaSuccess ? e : cudaErrorInvalidConfiguration);
   }
   const int64_t blocks = ragged_pack_blocks(p.rows, resident);
-  cudaLaunchAttribute attr;
-  const cudaLaunchConfig_t cfg =
-      dependent_launch(unsigned(blocks), kThreads, 0, static_cast<cudaStream_t>(stream), attr);
-  return int(cudaLaunchKernelEx(&cfg, ragged_pack_kernel<kThreads, kUnroll, kDepth>, p));
+  ragged_pack_kernel<kThreads, kUnroll, kDepth>
+      <<<unsigned(blocks), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(p, ragged_schedule(p.rows, blocks));
+  return int(cudaGetLastError());
 }
 
 }  // namespace

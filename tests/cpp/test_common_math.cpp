@@ -1,5 +1,5 @@
 // Shared torch-free math: bf16 conversions, the top-k order key, row windows, the ragged-pack map and
-// the ragged-pack schedules (row ranges, prefix sums, segment shapes) of the CUDA and HIP kernels.
+// the ragged-pack schedule (row ranges, prefix sums, segment shapes) of the CUDA and HIP kernels.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -265,153 +265,25 @@ TEST(RaggedSchedule, SegmentShapeCoversEveryEntryOnce) {
   }
 }
 
-// load4 for ragged_sum_lengths on the host, checking that the body's loads are 16-byte aligned.
-void host_load4(const int32_t* q, int32_t (&out)[4]) {
-  EXPECT_EQ(reinterpret_cast<uintptr_t>(q) % 16, 0u);
-  for (int j = 0; j < 4; ++j) out[j] = q[j];
-}
-
-template <int kThreads>
-void expect_shares_sum_to_the_clamped_total() {
-  // Every [lo, hi) of a buffer at every int32 alignment, split over kThreads "threads" with batches
-  // of 2 vectors: the shares add up to the clamped sum, whatever the head and tail.
+TEST(RaggedSchedule, PrefixSharesSumToTheClampedTotal) {
+  // Every [lo, hi) of a buffer at every int32 alignment, split over 5 "threads" with batches of
+  // 2 vectors: the shares add up to the clamped sum, whatever the head and tail.
+  constexpr int kThreads = 5;
   alignas(16) int32_t buf[64 + 3];
   std::mt19937 gen(7);
   for (auto& v : buf) v = int32_t(gen() % 40) - 10;
+  const auto load4 = [](const int32_t* q, int32_t(&out)[4]) {
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(q) % 16, 0u);
+    for (int j = 0; j < 4; ++j) out[j] = q[j];
+  };
   for (int a = 0; a < 4; ++a) {
     for (int64_t lo = 0; lo <= 40; lo += 3) {
       for (int64_t hi = lo; hi <= 63; ++hi) {
         int64_t want = 0;
         for (int64_t r = lo; r < hi; ++r) want += std::clamp(buf[a + r], 0, 20);
         int64_t got = 0;
-        for (int t = 0; t < kThreads; ++t) got += ragged_sum_lengths<kThreads, 2>(buf + a, lo, hi, 20, t, host_load4);
-        ASSERT_EQ(got, want) << kThreads << " threads, alignment " << a << " [" << lo << ", " << hi << ")";
-      }
-    }
-  }
-}
-
-TEST(RaggedSchedule, PrefixSharesSumToTheClampedTotal) {
-  expect_shares_sum_to_the_clamped_total<5>();  // HIP: a block's shares
-  expect_shares_sum_to_the_clamped_total<2>();
-  expect_shares_sum_to_the_clamped_total<1>();  // CUDA: one thread's chunk, head and tail included
-}
-
-// ---- the CUDA kernel's weight-balanced ranges (csrc/cuda/ragged_pack.cu, block_rows) ------------
-
-struct Cut {
-  int64_t row, entries;  // r_b, C(r_b)
-};
-
-// r_0 .. r_G and C(r_b) as block_rows computes them: chunk sums of `threads` contiguous chunks,
-// their exclusive scan, the one chunk holding each target, then a walk of that chunk (one row at a
-// time here, 32 x kWalkRows a step on the device: the same first row).
-std::vector<Cut> simulate_cuts(const int32_t* lengths, int64_t rows, int32_t width, int64_t threads, int64_t blocks) {
-  const int64_t chunk = ragged_chunk_rows(rows, threads);
-  EXPECT_EQ(chunk % 4, 0);
-  EXPECT_GE(chunk * threads, rows);
-  const size_t n = static_cast<size_t>(threads);
-  std::vector<int64_t> lo(n), hi(n), sum(n), before(n);
-  int64_t entries = 0;
-  for (int64_t t = 0; t < threads; ++t) {
-    lo[size_t(t)] = std::min(t * chunk, rows);
-    hi[size_t(t)] = std::min(lo[size_t(t)] + chunk, rows);
-    sum[size_t(t)] = ragged_sum_lengths<1, 8>(lengths, lo[size_t(t)], hi[size_t(t)], width, 0, host_load4);
-    before[size_t(t)] = entries + lo[size_t(t)];
-    entries += sum[size_t(t)];
-  }
-  std::vector<Cut> cuts;
-  for (int64_t b = 0; b <= blocks; ++b) {
-    const int64_t target = ragged_weight_target(b, entries + rows, blocks);
-    Cut cut{0, 0};  // target 0: no chunk holds it
-    int holders = 0;
-    for (int64_t t = 0; t < threads; ++t) {
-      const size_t i = size_t(t);
-      if (!ragged_chunk_holds(before[i], sum[i] + (hi[i] - lo[i]), target)) continue;
-      ++holders;
-      int64_t r = lo[i], c = before[i];
-      while (c < target && r < hi[i]) c += int64_t(ragged_clamp(lengths[r++], width)) + 1;
-      EXPECT_GE(c, target) << "the walk left chunk " << t;
-      cut = {r, c - r};
-    }
-    EXPECT_EQ(holders, target > 0 ? 1 : 0) << "target " << target << " of block " << b;
-    cuts.push_back(cut);
-  }
-  return cuts;
-}
-
-// The partition the kernel relies on, against the definition r_b = min{r : C'(r) >= target}.
-void expect_balanced_partition(const std::vector<int32_t>& lens, int32_t width, int64_t threads, int64_t blocks,
-                               int align) {
-  const int64_t rows = int64_t(lens.size());
-  std::vector<int32_t> buf(lens.size() + 4);
-  int off = 0;
-  while (((reinterpret_cast<uintptr_t>(buf.data() + off) & 15u) >> 2) != uintptr_t(align)) ++off;
-  std::copy(lens.begin(), lens.end(), buf.begin() + off);
-  std::vector<int64_t> c(size_t(rows) + 1, 0), cw(size_t(rows) + 1, 0);  // C(r) and C'(r) = C(r) + r
-  for (int64_t r = 0; r < rows; ++r) {
-    c[size_t(r) + 1] = c[size_t(r)] + std::clamp(lens[size_t(r)], 0, width);
-    cw[size_t(r) + 1] = c[size_t(r) + 1] + r + 1;
-  }
-  const int64_t weight = cw.back();
-  SCOPED_TRACE(::testing::Message() << rows << " rows, W " << width << ", " << threads << " threads, " << blocks
-                                    << " blocks, lengths at int32 " << align << " of 16 bytes, weight " << weight);
-  const std::vector<Cut> cuts = simulate_cuts(buf.data() + off, rows, width, threads, blocks);
-  ASSERT_EQ(cuts.size(), size_t(blocks) + 1);
-  EXPECT_EQ(cuts.front().row, 0);
-  EXPECT_EQ(cuts.back().row, rows);
-  std::vector<int> writers(size_t(rows) + 1, 0);  // of each indptr entry
-  ++writers[0];                                   // block 0 writes indptr[0]
-  for (int64_t b = 0; b <= blocks; ++b) {
-    const Cut cut = cuts[size_t(b)];
-    const int64_t target = ragged_weight_target(b, weight, blocks);
-    ASSERT_EQ(cut.row, std::lower_bound(cw.begin(), cw.end(), target) - cw.begin()) << "block " << b;
-    ASSERT_EQ(cut.entries, c[size_t(cut.row)]) << "block " << b;
-    if (b == blocks) break;
-    const Cut next = cuts[size_t(b) + 1];
-    ASSERT_LE(cut.row, next.row) << "block " << b;
-    for (int64_t r = cut.row; r < next.row; ++r) ++writers[size_t(r) + 1];
-    const int64_t block_weight = cw[size_t(next.row)] - cw[size_t(cut.row)];
-    EXPECT_LT(std::abs(double(block_weight) - double(weight) / double(blocks)), double(width) + 1.0) << "block " << b;
-  }
-  EXPECT_EQ(std::count(writers.begin(), writers.end(), 1), rows + 1) << "an indptr entry without one writer";
-}
-
-TEST(RaggedBalance, RangesPartitionTheRows) {
-  std::mt19937 gen(11);
-  const auto random = [&](int64_t rows, int32_t lo, int32_t hi) {
-    std::vector<int32_t> v(static_cast<size_t>(rows));
-    for (auto& x : v) x = lo + int32_t(gen() % uint32_t(hi - lo + 1));
-    return v;
-  };
-  struct Case {
-    const char* name;
-    std::vector<int32_t> lengths;
-    int32_t width;
-  };
-  std::vector<Case> cases;
-  for (int64_t rows : {0, 1, 2, 3, 5, 7, 100, 511, 512, 513, 2047, 2049, 8192}) {
-    cases.push_back({"uniform", random(rows, -3, 515), 512});
-    cases.push_back({"all empty", std::vector<int32_t>(size_t(rows), 0), 512});
-    cases.push_back({"all full", std::vector<int32_t>(size_t(rows), 600), 512});
-    std::vector<int32_t> sparse = random(rows, -2, 40);  // runs of empty rows: targets land on them
-    for (size_t r = 0; r < sparse.size(); ++r)
-      if ((r / 37) % 3 != 0 || r % 5 != 0) sparse[r] = 0;
-    cases.push_back({"sparse", sparse, 40});
-    const int32_t wide = int32_t(std::min<int64_t>(1 << 20, kIntMax / std::max<int64_t>(rows, 1)));  // R W < 2^31
-    std::vector<int32_t> huge = random(rows, 0, 2);  // one row holds most of the weight
-    if (rows > 0) huge[size_t(rows / 2)] = wide;
-    cases.push_back({"one huge row", huge, wide});
-  }
-  cases.push_back({"one row of W = 2^31 - 1", {kIntMax}, kIntMax});
-  cases.push_back({"65536 rows", random(65536, 0, 512), 512});
-  for (const Case& c : cases) {
-    SCOPED_TRACE(c.name);
-    for (int64_t threads : {1, 3, 32, 512}) {
-      for (int64_t blocks : {1, 2, 3, 7, 132, 264, 1000}) {
-        if (c.lengths.size() > 8192 && (threads != 512 || blocks != 264)) continue;
-        expect_balanced_partition(c.lengths, c.width, threads, blocks, int((threads + blocks) % 4));
-        if (::testing::Test::HasFatalFailure()) return;
+        for (int t = 0; t < kThreads; ++t) got += ragged_sum_lengths<kThreads, 2>(buf + a, lo, hi, 20, t, load4);
+        ASSERT_EQ(got, want) << "alignment " << a << " [" << lo << ", " << hi << ")";
       }
     }
   }
