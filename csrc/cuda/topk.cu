@@ -46,8 +46,11 @@ namespace cg = cooperative_groups;
 
 constexpr int kUnroll = 8;  // loads in flight per thread per step group of a Walk
 // Loads a lane keeps in flight while streaming: 512 threads x 2 blocks x 16 x 4 B = 64 KB in flight
-// per SM, ~2x what Little's law asks at the HBM roof (23 GB/s per SM x ~1.3 us).
-constexpr int kStream = 16;
+// per SM, ~2x what Little's law asks at the HBM roof (23 GB/s per SM x ~1.3 us). Narrow rows (256
+// threads) take 8, so that six blocks fit (40 registers): their time goes to per-row chains.
+constexpr int stream_steps(int threads) { return threads >= 512 ? 16 : 8; }
+// Blocks per SM the registers must allow: two of 512 threads (64 registers), six of 256 (40).
+constexpr int min_blocks(int threads) { return threads >= 1024 ? 1 : (threads >= 512 ? 2 : 6); }
 // Candidate buffer of a block (keys + indices, 8 bytes an entry): 64 KiB, so two 512-thread blocks
 // share an SM. A warp's segment (cap / warps) must hold its chunk's candidates, ~k / len of it.
 constexpr uint32_t kMaxCandidates = 8192;
@@ -59,7 +62,7 @@ struct Shared {
   static constexpr int kBinsPerThread = kTopkBins / kThreads;
   using Scan = cub::BlockScan<uint32_t, kThreads>;
   typename Scan::TempStorage scan;
-  uint32_t hist[kHistBuffers * kTopkBins];  // RowGroup::hist_offset picks the one in use
+  alignas(16) uint32_t hist[kHistBuffers * kTopkBins];  // RowGroup::hist_offset picks the one in use
   uint32_t sel_digit, sel_remaining, sel_count;
   uint32_t warp_count[2][kWarps];
   uint32_t block_count[2];  // read by the later blocks of the cluster
@@ -155,7 +158,7 @@ struct Walk {
 };
 
 __device__ __forceinline__ void clear_hist(uint32_t* hist, int threads) {
-  for (int b = threadIdx.x; b < kTopkBins; b += threads) hist[b] = 0;
+  for (int b = threadIdx.x; b < kTopkBins / 4; b += threads) reinterpret_cast<uint4*>(hist)[b] = make_uint4(0, 0, 0, 0);
   __syncthreads();
 }
 
@@ -184,9 +187,20 @@ __device__ uint32_t pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>&
   for (uint32_t r = 0; r < g.size; ++r) {
     const uint32_t* hist = sh.hist + g.hist_offset;
     if constexpr (G::kClustered) hist = g.remote(sh.hist + g.hist_offset, r);
+    const uint32_t* mine = hist + kTopkBins - (threadIdx.x + 1) * S::kBinsPerThread;  // rank j: mine[B - 1 - j]
+    if constexpr (S::kBinsPerThread % 4 == 0) {
 #pragma unroll
-    for (int j = 0; j < S::kBinsPerThread; ++j)
-      count[j] += hist[kTopkBins - 1 - (threadIdx.x * S::kBinsPerThread + j)];
+      for (int q = 0; q < S::kBinsPerThread / 4; ++q) {
+        const uint4 w = reinterpret_cast<const uint4*>(mine)[q];
+        count[S::kBinsPerThread - 1 - 4 * q] += w.x;
+        count[S::kBinsPerThread - 2 - 4 * q] += w.y;
+        count[S::kBinsPerThread - 3 - 4 * q] += w.z;
+        count[S::kBinsPerThread - 4 - 4 * q] += w.w;
+      }
+    } else {
+#pragma unroll
+      for (int j = 0; j < S::kBinsPerThread; ++j) count[j] += mine[S::kBinsPerThread - 1 - j];
+    }
   }
   uint32_t total;
   typename S::Scan(sh.scan).ExclusiveSum(count, above, total);
@@ -346,7 +360,7 @@ __device__ void select_slice(const GlobalSlice& src, uint32_t n, uint32_t k, uin
 // A warp's part of the stream: entries [first, first + 32 * steps) of a slice, 32 per step, lane l
 // taking entry l of each (one ballot per step then keeps index order), kStream steps per group.
 // Contiguous slices load at immediate offsets; no bounds checks on groups wholly inside.
-template <bool kContiguous>
+template <bool kContiguous, int kStream>
 struct WarpStream {
   const float* slice;
   int64_t col_stride;
@@ -395,8 +409,9 @@ __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, u
   // Warp w streams entries [w * chunk, (w + 1) * chunk).
   const uint32_t chunk = ((n + kWarps - 1) / kWarps + kWarp - 1) / kWarp * kWarp;
   const uint32_t steps = chunk / kWarp, first = warp * chunk;
-  const WarpStream<true> contiguous{slice, 1, n, first, steps};
-  const WarpStream<false> strided{slice, col_stride, n, first, steps};
+  constexpr int kStream = stream_steps(kThreads);
+  const WarpStream<true, kStream> contiguous{slice, 1, n, first, steps};
+  const WarpStream<false, kStream> strided{slice, col_stride, n, first, steps};
   float v[kStream];
   const auto load = [&](uint32_t s0) {
     if (col_stride == 1) {
@@ -473,8 +488,6 @@ __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, u
   select_slice(src, n, k, cand, cand_cap, out, sh, g);  // fewer than k values >= tau
 }
 
-// Blocks per SM the registers must allow (64 registers a thread): two 512-thread blocks, four of 256.
-constexpr int min_blocks(int threads) { return threads >= 1024 ? 1 : 1024 / threads; }
 
 // One row per group of blocks (a cluster; grid = clusters x group size). Dynamic shared memory:
 // `cand_cap` candidates.
