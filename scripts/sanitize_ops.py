@@ -45,12 +45,18 @@ def main():
         ends = torch.randint(0, width, (rows,), dtype=torch.int32).to(dev)
         ops.top_k_per_row_prefill(logits, starts, ends, k)
         ops.top_k_per_row_decode(logits, 1, ends, k, deterministic=True)
-    # Rows too wide for one block's staging: a cluster whose slices stage (>= 512 rows: prefill
-    # shapes, a few long windows so that the tools stay quick; 40 rows: decode shapes).
+    # Wide rows: the 512-thread one-block path (>= 512 rows, a few long windows so that the tools
+    # stay quick) and decode clusters (40 rows). The comb rows put the large values outside the
+    # sample (segments overflow: blocks walk their slices) or only inside it (fewer than k
+    # candidates: the exact fallback); see test_sample_adversaries.
     for rows, width, k in [(512, 34817, 256), (40, 70000, 128)]:
-        logits = torch.randn(rows, width).to(dev)
+        logits = torch.randn(rows, width)
+        col = torch.arange(width) % (width // 16) < 512
+        logits[1::97] = torch.where(col, logits[1::97], 1e3 + logits[1::97])
+        logits[2::97] = torch.where(col, 1e3 + logits[2::97], logits[2::97])
+        logits = logits.to(dev)
         ends = torch.randint(0, 300, (rows,), dtype=torch.int32)
-        ends[::97] = width
+        ends[::97] = ends[1::97] = ends[2::97] = width
         ends = ends.to(dev)
         ops.top_k_per_row_prefill(logits, torch.zeros_like(ends), ends, k)
         ops.top_k_per_row_decode(logits, 1, ends, k, deterministic=True)

@@ -3,29 +3,31 @@
 // padded width). Rows with len <= k get 0..len-1 then -1.
 //
 // Longer rows: one streaming read with a sampled threshold, then an exact select on the few
-// candidates. Each warp owns a contiguous chunk of the row in 16-byte quads (an aligned frame;
-// partial quads at the ends and strided rows load per element) and keeps kGroup quads a lane in
-// flight. The first group of every warp (a sample spread over the row) is counted into the
+// candidates. Each warp owns a contiguous chunk of the row and walks it 32 entries a step (lane l
+// takes entry l, so one ballot per step keeps index order), 8 or 16 loads a lane in flight. The
+// first group of steps of every warp (a sample spread over the row) is counted into the
 // first-digit histogram; the group's pick of the bin holding the sample's rank ~ k * sample / len
-// (plus a margin of 4 standard deviations) sets a threshold tau. The stream then compares each value
-// with tau (one float compare) and appends those at or above it, in index order, to its warp's
-// segment of a shared-memory candidate buffer (three ballots give a lane's offset), counting their
-// first digit. Every key below tau is below every candidate, so when there are >= k candidates the
-// top k of the row are the top k of the candidates: a radix select on the order-preserving 32-bit
-// key (11, 11, 10-bit digits; a CUB scan picks each digit, stopping once every key sharing the
-// prefix is needed) finds the prefix of the k-th largest key, and an ordered pass writes every
-// candidate above it and the lowest-index ones on it at position (#above before i) + min(#on it
-// before i, needed): ascending index order, which also satisfies deterministic=True. When the
-// sample covers the whole row its pick is exact and the candidates' first digit is skipped. A
-// sample that misled (fewer than k candidates, a warp's segment overflowing, or a threshold at
-// NaN's key) sends the row down the exact fallback: a first-digit pass over the row, then the
-// same select over the keys at or above that digit, re-read from global memory (L2).
+// (plus a margin of 3 standard deviations) sets a threshold tau, that bin's lower edge. The stream
+// compares each value with tau (one float compare) and appends those at or above it, in index
+// order, to its warp's segment of a shared-memory candidate buffer; each warp then turns its
+// segment into keys and counts their first digit. Every key below tau is below every candidate, so
+// when there are >= k candidates the top k of the row are the top k of the candidates: a radix
+// select on the order-preserving 32-bit key (11, 11, 10-bit digits; a CUB scan picks each digit,
+// stopping once every key sharing the prefix is needed) finds the prefix of the k-th largest key,
+// and an ordered pass writes every candidate above it and the lowest-index ones on it at position
+// (#above before i) + min(#on it before i, needed): ascending index order, which also satisfies
+// deterministic=True. When the sample covers the whole row its pick is exact and is the
+// candidates' first digit. A sample that misled is caught and costs time, never exactness: fewer
+// than k candidates (or a threshold at NaN's key) send the row down the exact fallback (a
+// first-digit pass over the row, then the same select over the keys at or above that digit,
+// re-read from global memory, L2); a warp whose segment overflows makes its block walk its slice
+// instead of its candidates (same keys at or above the prefix, same answer).
 //
-// Nothing is staged, so a block needs shared memory only for its candidates: two or more blocks
-// share an SM and one block's stream overlaps another's select (the staged design kept one
-// 1024-thread block per SM and never overlapped a row's read with the last row's passes). Decode
-// (few rows) spreads a row over a cluster of up to 8 blocks: histograms are summed over DSMEM,
-// offsets ordered across the cluster.
+// Nothing is staged, so a block needs shared memory only for its candidates: two 512-thread (six
+// 256-thread) blocks share an SM and one block's stream overlaps another's select (the staged
+// design kept one 1024-thread block per SM and never overlapped a row's read with the last row's
+// passes). Decode (few rows) spreads a row over a cluster of up to 8 blocks: histograms are summed
+// over DSMEM, offsets ordered across the cluster.
 #include <cooperative_groups.h>
 #include <cub/block/block_scan.cuh>
 
@@ -54,6 +56,7 @@ constexpr int min_blocks(int threads) { return threads >= 1024 ? 1 : (threads >=
 // Candidate buffer of a block (keys + indices, 8 bytes an entry): 64 KiB, so two 512-thread blocks
 // share an SM. A warp's segment (cap / warps) must hold its chunk's candidates, ~k / len of it.
 constexpr uint32_t kMaxCandidates = 8192;
+constexpr uint32_t kMaxNarrowCandidates = 3328;  // 256-thread blocks: 26 KiB, so that six fit
 constexpr int kMaxClusterBlocks = 8;  // the portable cluster size
 
 template <int kThreads, int kHistBuffers = 1>
@@ -380,13 +383,13 @@ struct WarpStream {
   }
 };
 
-// The rank the sample's pick aims at: ~k * sampled / len plus 4 standard deviations (and 16), so
+// The rank the sample's pick aims at: ~k * sampled / len plus 3 standard deviations (and 8), so
 // that the threshold lies below the row's k-th largest value unless the sample is far off; k when
 // the sample is the whole row (the pick is then exact).
 __device__ __forceinline__ uint32_t sample_rank(uint32_t k, uint32_t sampled, uint32_t len) {
   if (sampled >= len) return k;
   const float e = float(k) * float(sampled) / float(len);
-  return min(sampled, uint32_t(ceilf(e + 4.0f * sqrtf(e))) + 16u);
+  return min(sampled, uint32_t(ceilf(e + 3.0f * sqrtf(e))) + 8u);
 }
 
 // The smallest value whose key is >= `key` (a bin's lower edge, > 0): every non-NaN x has
@@ -524,7 +527,7 @@ __global__ void __launch_bounds__(kThreads, min_blocks(kThreads)) topk_kernel(To
 // a 32768-wide row); past that a warp whose candidates overflow walks its slice instead.
 uint32_t cand_cap(int64_t slice, int threads) {
   const int64_t warps = threads / kWarp, chunk = ((slice + warps - 1) / warps + kWarp - 1) / kWarp * kWarp;
-  return uint32_t(std::min<int64_t>(warps * chunk, kMaxCandidates));
+  return uint32_t(std::min<int64_t>(warps * chunk, threads >= 512 ? kMaxCandidates : kMaxNarrowCandidates));
 }
 size_t cand_bytes(uint32_t cap) { return size_t(cap) * sizeof(uint2); }
 
@@ -585,11 +588,11 @@ int top_k_per_row(const TopKParams& p, void* stream) {
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
   // Launch shape only (every shape runs the same selection and gives the same results). Many rows:
-  // one block per row, 512 threads (256 up to 4096 columns), so that several rows share an SM and
+  // one block per row, 512 threads (256 up to 8192 columns), so that several rows share an SM and
   // one streams while another selects. Few rows (decode): 1024 threads per block and, for wide
   // rows, a cluster of up to 8 blocks per row so that about one block per SM is busy. A cluster the
   // device cannot hold falls back to one block per row.
-  if (p.rows >= 512) return p.width > 4096 ? launch<512, false>(p, 1, device, s) : launch<256, false>(p, 1, device, s);
+  if (p.rows >= 512) return p.width > 8192 ? launch<512, false>(p, 1, device, s) : launch<256, false>(p, 1, device, s);
   int group = 1;
   const int sms = device_sm_count(device);
   while (group < kMaxClusterBlocks && p.rows * group * 2 <= sms && p.width / (group * 2) >= 4096) group *= 2;
