@@ -221,11 +221,11 @@ TEST(CudaTopK, PrefillMatchesCpuBitwiseInDeterministicMode) {
   EXPECT_EQ(d_idx.host(), idx);
 }
 
-// Rows too wide for one block's staging (34816 columns) take a thread-block cluster of 2, 4 or 8
-// blocks that each stage a slice; wider than 278528 they walk the row from global memory. Every
-// shape against the CPU launcher (bitwise when deterministic, as sets otherwise), with ties
-// straddling the slice boundaries, NaN / inf rows, massive ties, strided logits and clamped
-// windows. >= 512 rows take the prefill launch shapes, fewer the decode ones.
+// Wide rows: >= 512 rows stream one row per 512-thread block, fewer take decode clusters of up to 8
+// blocks. Every shape against the CPU launcher (bitwise when deterministic, as sets otherwise),
+// with ties around every eighth of the row (cluster slices, warp chunks and sample windows meet
+// there), NaN / inf rows, massive ties (one first-digit bin holds most of a row), strided logits,
+// clamped windows, and k past the candidate buffer (segments overflow: blocks walk their slices).
 struct LongRowCase {
   const char* name;
   int64_t rows, width;
@@ -308,14 +308,14 @@ TEST_P(CudaTopKLongRows, MatchesCpu) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, CudaTopKLongRows,
-    ::testing::Values(LongRowCase{"cluster2_odd_width", 512, 34817, 2048},
-                      LongRowCase{"cluster4_unaligned_pitch", 512, 69633, 1024, 1, 1},
-                      LongRowCase{"cluster8_col_stride2", 512, 139265, 512, 2, 3},
-                      LongRowCase{"cluster8_largest_staged_slice", 520, 278528, 2048},
-                      LongRowCase{"global_fallback", 512, 278529, 1024},
-                      LongRowCase{"cluster2_k_near_slice", 512, 40000, 19000},
-                      LongRowCase{"cluster4_k_above_slice", 512, 70000, 20000},
-                      LongRowCase{"cluster4_2048x131072", 2048, 131072, 1024},
+    ::testing::Values(LongRowCase{"odd_width", 512, 34817, 2048},
+                      LongRowCase{"unaligned_pitch", 512, 69633, 1024, 1, 1},
+                      LongRowCase{"col_stride2", 512, 139265, 512, 2, 3},
+                      LongRowCase{"width_278528", 520, 278528, 2048},
+                      LongRowCase{"width_278529", 512, 278529, 1024},
+                      LongRowCase{"k_19000_of_40000", 512, 40000, 19000},
+                      LongRowCase{"k_20000_of_70000", 512, 70000, 20000},
+                      LongRowCase{"prefill_2048x131072", 2048, 131072, 1024},
                       LongRowCase{"decode_64x262144", 64, 262144, 2048, 1, 0, true},
                       LongRowCase{"decode_200x50000", 200, 50000, 512, 1, 0, true}),
     [](const ::testing::TestParamInfo<LongRowCase>& info) { return std::string(info.param.name); });

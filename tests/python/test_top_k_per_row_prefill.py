@@ -391,8 +391,8 @@ def test_cuda_graph_replay_with_other_lengths(deterministic):
             assert torch.equal(indices, eager)
 
 
-# Rows wider than one block's staging (34816 columns) take a cluster of 2, 4 or 8 blocks, each
-# staging a slice (>= 512 rows: the prefill launch shapes); past 278528 they walk global memory.
+# Wide rows with >= 512 rows: one 512-thread block streams each row (csrc/cuda/topk.cu); the ties
+# rows fill every eighth of the row, where warp chunks and sample windows meet.
 LONG = [(34817, 2048, "contiguous"), (69633, 1024, "pitch_w_plus_3"), (139265, 512, "every_other_column"),
         (278529, 1024, "contiguous")]
 
@@ -400,7 +400,7 @@ LONG = [(34817, 2048, "contiguous"), (69633, 1024, "pitch_w_plus_3"), (139265, 5
 @pytest.mark.gpu
 @DET
 @pytest.mark.parametrize("width,k,layout", LONG, ids=[f"w{w}_k{k}_{lay}" for w, k, lay in LONG])
-def test_long_rows_clustered(width, k, layout, deterministic):
+def test_long_rows(width, k, layout, deterministic):
     """512 long rows: ties at the k-th value straddling every slice boundary (full windows), NaN /
     +-inf rows, massive ties, random and clamped windows, strided logits."""
     g = torch.Generator().manual_seed(width)
