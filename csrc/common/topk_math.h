@@ -1,6 +1,8 @@
 // Top-k and ragged-pack logic shared by every backend (../shared/spec/topk.md §2, §5, §6).
 #pragma once
 
+#include <math.h>
+
 #include "compat.h"
 #include "op_params.h"
 #include "wave.h"
@@ -70,6 +72,25 @@ DSV4_HD TopkPick topk_pick_bin(typename B::template Val<uint32_t> lane_total, in
     if (acc + n >= remaining) return {rank, remaining - acc, n};
     acc += n;
   }
+}
+
+// The streaming select's threshold (CUDA top-k): the smallest value whose key is >= `key` (> 0), so
+// that for every x, NaN included, x >= it exactly when topk_key(x) >= key. Keys below -inf's
+// (NaN patterns) give -inf; keys above +inf's give NaN, which no value reaches (no value's key does).
+DSV4_HD float topk_key_floor(uint32_t key) {
+  if (key >= 0x80000000u) return bits_to_float(key & 0x7fffffffu);
+  const uint32_t bits = ~key;
+  return (bits & 0x7fffffffu) > 0x7f800000u ? bits_to_float(0xff800000u) : bits_to_float(bits);
+}
+
+// The rank a sample of `sampled` of a row's `len` keys aims at so that the row's k-th largest key
+// lies above the threshold unless the sample is far off: ~k * sampled / len plus 3 standard
+// deviations and 8, at most `sampled`; k when the sample is the whole row (the pick is exact).
+DSV4_HD uint32_t topk_sample_rank(uint32_t k, uint32_t sampled, uint32_t len) {
+  if (sampled >= len) return k;
+  const float e = float(k) * float(sampled) / float(len);
+  const uint32_t r = uint32_t(ceilf(e + 3.0f * sqrtf(e))) + 8u;
+  return r < sampled ? r : sampled;
 }
 
 // Output slot of a selected element in ascending index order: `above` keys beat the threshold

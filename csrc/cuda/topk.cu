@@ -383,23 +383,6 @@ struct WarpStream {
   }
 };
 
-// The rank the sample's pick aims at: ~k * sampled / len plus 3 standard deviations (and 8), so
-// that the threshold lies below the row's k-th largest value unless the sample is far off; k when
-// the sample is the whole row (the pick is then exact).
-__device__ __forceinline__ uint32_t sample_rank(uint32_t k, uint32_t sampled, uint32_t len) {
-  if (sampled >= len) return k;
-  const float e = float(k) * float(sampled) / float(len);
-  return min(sampled, uint32_t(ceilf(e + 3.0f * sqrtf(e))) + 8u);
-}
-
-// The smallest value whose key is >= `key` (a bin's lower edge, > 0): every non-NaN x has
-// x >= it exactly when topk_key(x) >= key. Edges below -inf's key (NaN patterns) give -inf.
-__device__ __forceinline__ float key_floor(uint32_t key) {
-  if (key >= 0x80000000u) return __uint_as_float(key & 0x7fffffffu);
-  const uint32_t bits = ~key;
-  return (bits & 0x7fffffffu) > 0x7f800000u ? -__uint_as_float(0x7f800000u) : __uint_as_float(bits);
-}
-
 // A slice of a row longer than k (entries offset .. offset + n - 1 of the row's `len`): the sample,
 // the threshold, the stream into the candidate buffer, then the exact select (file comment).
 template <int kThreads, class G>
@@ -433,10 +416,10 @@ __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, u
   for (int u = 0; u < kStream; ++u)
     if (u < steps && first + lane + u * kWarp < n) count_first_digit(hist, topk_key(v[u]));
   Selection sel;
-  const uint32_t sampled = pick_digit(0, sel, sh, g, [&](uint32_t s) { return sample_rank(k, s, len); });
+  const uint32_t sampled = pick_digit(0, sel, sh, g, [&](uint32_t s) { return topk_sample_rank(k, s, len); });
   if (sel.prefix == 0) return select_slice(src, n, k, cand, cand_cap, out, sh, g);
   const bool exact = sampled == len;  // then sel is the row's first digit
-  const float tau = key_floor(sel.prefix);
+  const float tau = topk_key_floor(sel.prefix);
 
   // The stream: values >= tau into this warp's segment in index order, as raw bits (NaN, the
   // padding, is never taken); ~9 % of the values are, so their keys come after, densely.

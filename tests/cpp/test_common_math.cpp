@@ -132,6 +132,43 @@ TEST(TopKKey, RankKeyValueFirstThenLowestIndex) {
   EXPECT_EQ(topk_rank_key(-0.0f, 3), topk_rank_key(0.0f, 3));
 }
 
+// The streaming top-k keeps values with x >= topk_key_floor(bin edge): that must be exactly the
+// keys >= the edge, for every x (NaN, infinities, signed zeros, subnormals) and every key > 0 (bin
+// edges of the first digit, arbitrary keys, the keys of the values themselves).
+TEST(TopKKeyFloor, FloatCompareEqualsKeyCompare) {
+  std::mt19937 gen(5);
+  std::vector<float> values = {kInf, -kInf, 0.0f, -0.0f, bits_to_float(0x7fc00000u), bits_to_float(0xffc00000u),
+                               bits_to_float(0x7f800001u), std::numeric_limits<float>::denorm_min(),
+                               -std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::max(),
+                               -std::numeric_limits<float>::max(), 1.0f, -1.0f};
+  for (int i = 0; i < 3000; ++i) values.push_back(bits_to_float(gen()));
+  std::vector<uint32_t> keys;
+  for (uint32_t d = 1; d < uint32_t(kTopkBins); ++d) keys.push_back(d << topk_digit_shift(0));
+  for (int i = 0; i < 3000; ++i) keys.push_back(gen() | 1u);
+  for (const float v : values)
+    if (topk_key(v) > 0) keys.push_back(topk_key(v));
+  for (const uint32_t key : keys) {
+    const float f = topk_key_floor(key);
+    ASSERT_EQ(std::isnan(f), key > topk_key(kInf)) << std::hex << key;  // above +inf's key: nothing reaches it
+    // The neighbours of the threshold itself, then every listed value.
+    for (const float x : {f, std::nextafter(f, -kInf), std::nextafter(f, kInf)})
+      ASSERT_EQ(x >= f, topk_key(x) >= key) << std::hex << key << " x " << x;
+    for (const float x : values) ASSERT_EQ(x >= f, topk_key(x) >= key) << std::hex << key << " x " << x;
+  }
+}
+
+TEST(TopKSampleRank, BoundsAndTheWholeRow) {
+  EXPECT_EQ(topk_sample_rank(2048, 32768, 32768), 2048u);  // the sample is the row: exact
+  EXPECT_EQ(topk_sample_rank(7, 50, 40), 7u);
+  EXPECT_EQ(topk_sample_rank(2048, 8192, 32768), 512u + 68u + 8u);  // 512 expected, 3 sigma = 67.9
+  EXPECT_EQ(topk_sample_rank(2048, 3, 32768), 3u);  // never above the sample
+  for (uint32_t s = 1; s < 5000; s += 7) {
+    const uint32_t r = topk_sample_rank(1024, s, 131072);
+    EXPECT_LE(r, s);
+    EXPECT_GE(double(r), std::min(double(s), 1024.0 * s / 131072.0));
+  }
+}
+
 TEST(TopKWindow, PrefillClampsToWidth) {
   const int32_t starts[] = {5, -6, 30, 12, 45, -9, 38};
   const int32_t ends[] = {25, 10, 99, 4, 50, -2, 40};
