@@ -13,8 +13,9 @@
 // (lane/4, lane%4) 8 consecutive d of tokens g and g+8 of a tile. fn's slice (24 rows x 4*D/C) sits
 // in shared memory (staged) or is read from L2 when the cluster runs one tile (decode); see Engine
 // for its forms (bf16 hi/mid/lo parts with bf16 mma where they fit, else tf32 hi + lo; either way
-// exact to fp32, not TF32; decode splits fn as prefill does for the same D, so bits never depend on T). The sum of squares and the Gram matrix run on the tensor cores too
-// (the diagonal of X_i X_k^T). Roles:
+// exact to fp32, not TF32; decode splits fn as prefill does for the same D, so bits never depend
+// on T). The sum of squares and the Gram matrix run on the tensor cores too (the diagonal of
+// X_i X_k^T). Roles:
 //  - worker warps, iteration j: project tile j, reduce it over
 //    the CTA's warps and push the CTA partial of every token to the token's owner CTA with
 //    st.async (the bytes complete the owner's mbarrier); then collapse tile j - kLag, whose pre
@@ -77,8 +78,8 @@ struct DelayedArgs {
 // Where the projection's fn operand comes from. kBf16: this CTA's fn slice split once into three
 // bf16 parts (hi + mid + lo = fn to 2^-27) in shared memory, so the bf16 residual feeds the mma as
 // it was loaded (no operand conversion, no per-tile split); needs 6 bytes per fn element: used for
-// D/C = 256 (D = 4096 at n = 4; 152 KB). kTf32: the fp32 slice in shared memory, split into tf32 hi + lo per tile (D/C up to
-// 448). The clusters that run one tile (decode) read fp32 fn from L2 and split it as the staged
+// D/C = 256 (D = 4096 at n = 4; 152 KB). kTf32: the fp32 slice in shared memory, split into tf32
+// hi + lo per tile (D/C up to 448). The clusters that run one tile (decode) read fp32 fn from L2 and split it as the staged
 // engine of their shape does, so that a token gets the same bits whatever else is in the batch:
 // kGlobalBf16 (the bf16 parts, split per use) where prefill stages kBf16, else kGlobal (tf32).
 enum class Engine { kGlobal, kGlobalBf16, kTf32, kBf16 };

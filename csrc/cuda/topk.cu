@@ -520,7 +520,8 @@ int opt_in_smem(int device) {
   static PerDevice opted_in;
   const auto opt_in = [](int) {
     const cudaError_t e = cudaFuncSetAttribute(topk_kernel<kThreads, kClustered>,
-                                               cudaFuncAttributeMaxDynamicSharedMemorySize, int(cand_bytes(kMaxCandidates)));
+                                               cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                               int(cand_bytes(kMaxCandidates)));
     return int(e == cudaSuccess);
   };
   if (opted_in.get(device, opt_in)) return 0;
