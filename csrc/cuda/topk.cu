@@ -59,54 +59,72 @@ constexpr uint32_t kMaxCandidates = 8192;
 constexpr uint32_t kMaxNarrowCandidates = 3328;  // 256-thread blocks: 26 KiB, so that six fit
 constexpr int kMaxClusterBlocks = 8;  // the portable cluster size
 
-template <int kThreads, int kHistBuffers = 1>
+template <int kThreads, bool kClustered = false>
 struct Shared {
   static constexpr int kWarps = kThreads / kWarp;
   static constexpr int kBinsPerThread = kTopkBins / kThreads;
   using Scan = cub::BlockScan<uint32_t, kThreads>;
   typename Scan::TempStorage scan;
-  alignas(16) uint32_t hist[kHistBuffers * kTopkBins];  // RowGroup::hist_offset picks the one in use
+  // This block's counts; clustered, two buffers (RowGroup::hist_offset picks the one in use) and
+  // the cluster's sums, pushed into every block by every block (RowGroup::sum_offset).
+  alignas(16) uint32_t hist[(kClustered ? 2 : 1) * kTopkBins];
+  alignas(16) uint32_t sum[kClustered ? 2 * kTopkBins : 4];
   uint32_t sel_digit, sel_remaining, sel_count;
   uint32_t warp_count[2][kWarps];
   uint32_t block_count[2];  // read by the later blocks of the cluster
 };
 
 // The blocks that share a row: a thread-block cluster splits a row into contiguous slices, so
-// that each slice is staged (rows too long for one block's shared memory) or one row uses several
-// SMs (few rows); histograms are summed and ordered-write offsets exchanged through distributed
-// shared memory. Unclustered: one block per row and plain barriers, with no cluster code in the
-// kernel.
+// that one row uses several SMs (few rows); histograms are summed and ordered-write offsets
+// exchanged through distributed shared memory. Unclustered: one block per row and plain barriers,
+// no state and no cluster code in the kernel.
 //
 // Cluster barriers: one after each histogram (pick_digit) and one before the offsets are read
-// (ordered_bases), nothing else per row. The histograms alternate between two buffers, so a
-// block clears the next one while others may still read the last one; a buffer is rewritten only
-// two histograms later, after a cluster barrier that every block reaches after its reads of it.
-// block_count is rewritten in the next row's ordered_bases, after that row's first pick_digit
-// barrier. The blocks pass one last barrier before they exit (remote shared memory must outlive
-// its readers).
+// (ordered_bases), nothing else per row. Clusters of 2 pull: each block reads the other's
+// histogram after the barrier; the histograms alternate between two buffers, so a block clears
+// the next one while the other may still read the last one. Larger clusters push: a block adds
+// its nonzero bins into every block's sum buffer before the barrier (a few hundred remote adds,
+// where pulling every block's 2048 bins moved 8 KB per block and pick through the cluster network)
+// and picks from its own copy; the sums alternate between two buffers, a block clears the one it
+// read before it arrives at the next barrier, and the next pushes into it come after the barrier
+// after that. block_count is rewritten in the next row's ordered_bases, after that row's first
+// pick_digit barrier. The blocks pass one last barrier before they exit (remote shared memory
+// must outlive its users).
 template <bool kClusteredT>
-struct RowGroup {
-  static constexpr bool kClustered = kClusteredT;
-  static constexpr int kHistBuffers = kClustered ? 2 : 1;
-  uint32_t rank = 0, size = 1;
-  uint32_t hist_offset = 0;  // the histogram buffer in use, from Shared::hist
+struct RowGroup;
+
+template <>
+struct RowGroup<false> {
+  static constexpr bool kClustered = false;
+  static constexpr uint32_t rank = 0, size = 1, hist_offset = 0;
+  __device__ void next_hist() {}
+  __device__ void sync() const { __syncthreads(); }
+};
+
+template <>
+struct RowGroup<true> {
+  static constexpr bool kClustered = true;
+  static constexpr uint32_t kPushFrom = 4;  // cluster sizes that push their histograms
+  uint32_t rank, size;
+  uint32_t hist_offset = 0;  // this block's histogram buffer in use, in Shared::hist
+  uint32_t sum_offset = 0;  // the sum buffer of the next pick, in Shared::sum
+  bool start_pending = false;  // the barrier after the sums were first cleared is not yet waited on
+  __device__ bool push() const { return size >= kPushFrom; }
   // Starts the next histogram in the other buffer.
-  __device__ void next_hist() {
-    if constexpr (kClustered) hist_offset ^= kTopkBins;
-  }
-  __device__ void sync() const {
-    if constexpr (kClustered) {
-      cg::this_cluster().sync();
-    } else {
-      __syncthreads();
-    }
-  }
+  __device__ void next_hist() { hist_offset ^= kTopkBins; }
+  __device__ void sync() const { cg::this_cluster().sync(); }
   template <class T>
   __device__ T* remote(T* p, uint32_t r) const { return cg::this_cluster().map_shared_rank(p, r); }
+  // The last barrier before exit only waits for the others' accesses to this block's shared
+  // memory (their loads completed before they arrived): no release, so no fence behind this
+  // block's output stores.
+  __device__ static void exit_sync() {
+    asm volatile("barrier.cluster.arrive.relaxed;\n\tbarrier.cluster.wait;" ::: "memory");
+  }
 };
 
 template <int kThreads, class G>
-using SharedFor = Shared<kThreads, G::kHistBuffers>;
+using SharedFor = Shared<kThreads, G::kClustered>;
 
 // Where a walk reads its keys: the slice in global memory (the fallback, re-read per pass) or the
 // index-ordered candidate buffer (keys and their row indices).
@@ -160,8 +178,11 @@ struct Walk {
   }
 };
 
-__device__ __forceinline__ void clear_hist(uint32_t* hist, int threads) {
+__device__ __forceinline__ void clear_bins(uint32_t* hist, int threads) {
   for (int b = threadIdx.x; b < kTopkBins / 4; b += threads) reinterpret_cast<uint4*>(hist)[b] = make_uint4(0, 0, 0, 0);
+}
+__device__ __forceinline__ void clear_hist(uint32_t* hist, int threads) {
+  clear_bins(hist, threads);
   __syncthreads();
 }
 
@@ -180,16 +201,13 @@ struct Selection {
 // want(total counted), which becomes sel.remaining. Returns the total; when it is below what was
 // wanted, sel is meaningless (the caller falls back). Every block computes the same answer.
 template <int kThreads, class G, class Want>
-__device__ uint32_t pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>& sh, const G& g, Want want) {
+__device__ uint32_t pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>& sh, G& g, Want want) {
   using S = SharedFor<kThreads, G>;
-  g.sync();  // all histograms complete
   // Thread q holds the bins ranked q * B .. q * B + B - 1 from the top.
   uint32_t count[S::kBinsPerThread], above[S::kBinsPerThread];
 #pragma unroll
   for (int j = 0; j < S::kBinsPerThread; ++j) count[j] = 0;
-  for (uint32_t r = 0; r < g.size; ++r) {
-    const uint32_t* hist = sh.hist + g.hist_offset;
-    if constexpr (G::kClustered) hist = g.remote(sh.hist + g.hist_offset, r);
+  const auto add_bins = [&](const uint32_t* hist) {
     const uint32_t* mine = hist + kTopkBins - (threadIdx.x + 1) * S::kBinsPerThread;  // rank j: mine[B - 1 - j]
     if constexpr (S::kBinsPerThread % 4 == 0) {
 #pragma unroll
@@ -204,6 +222,26 @@ __device__ uint32_t pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>&
 #pragma unroll
       for (int j = 0; j < S::kBinsPerThread; ++j) count[j] += mine[S::kBinsPerThread - 1 - j];
     }
+  };
+  uint32_t* const hist = sh.hist + g.hist_offset;
+  if constexpr (!G::kClustered) {
+    __syncthreads();  // the histogram is complete
+    add_bins(hist);
+  } else if (!g.push()) {
+    g.sync();  // every block's histogram is complete
+    for (uint32_t r = 0; r < g.size; ++r) add_bins(g.remote(hist, r));
+  } else {
+    __syncthreads();  // this block's histogram is complete
+    uint32_t* const sum = sh.sum + g.sum_offset;
+    if (g.start_pending) {  // every block has cleared its sums (the kernel's first barrier)
+      cg::this_cluster().barrier_wait();
+      g.start_pending = false;
+    }
+    for (int b = threadIdx.x; b < kTopkBins; b += kThreads)
+      if (const uint32_t c = hist[b]; c != 0)
+        for (uint32_t r = 0; r < g.size; ++r) atomicAdd(g.remote(sum + b, r), c);
+    g.sync();  // every block's pushes landed
+    add_bins(sum);
   }
   uint32_t total;
   typename S::Scan(sh.scan).ExclusiveSum(count, above, total);
@@ -222,13 +260,18 @@ __device__ uint32_t pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>&
   sel.mask |= topk_digit_mask(pass) << shift;
   sel.remaining = sh.sel_remaining;
   sel.on_prefix = sh.sel_count;
-  // Scan storage and sel_* are rewritten next. Across the cluster no barrier: the next histogram
-  // goes into the other buffer (RowGroup).
+  // Scan storage and sel_* are rewritten next. Across the cluster no barrier (RowGroup).
   __syncthreads();
+  if constexpr (G::kClustered) {
+    if (g.push()) {  // the next pushes into these sums come after the next barrier
+      clear_bins(sh.sum + g.sum_offset, kThreads);
+      g.sum_offset ^= kTopkBins;
+    }
+  }
   return total;
 }
 template <int kThreads, class G>
-__device__ uint32_t pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>& sh, const G& g) {
+__device__ uint32_t pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>& sh, G& g) {
   return pick_digit(pass, sel, sh, g, [r = sel.remaining](uint32_t) { return r; });
 }
 
@@ -486,6 +529,12 @@ __global__ void __launch_bounds__(kThreads, min_blocks(kThreads)) topk_kernel(To
   if constexpr (kClustered) {
     g.rank = cg::this_cluster().block_rank();
     g.size = cg::this_cluster().num_blocks();
+    if (g.push()) {
+      clear_bins(sh.sum, kThreads);
+      clear_bins(sh.sum + kTopkBins, kThreads);
+      cg::this_cluster().barrier_arrive();  // waited on before the first push (pick_digit)
+      g.start_pending = true;
+    }
   }
   for (int64_t r = blockIdx.x / g.size; r < p.rows; r += gridDim.x / g.size) {
     int64_t start = 0, len = 0;
@@ -502,7 +551,13 @@ __global__ void __launch_bounds__(kThreads, min_blocks(kThreads)) topk_kernel(To
     }
     __syncthreads();  // shared storage is reused by the next row (across the cluster: RowGroup)
   }
-  if constexpr (kClustered) g.sync();  // the others' last reads of this block's shared memory
+  if constexpr (kClustered) {  // the others' last accesses to this block's shared memory
+    if (g.start_pending) {
+      cg::this_cluster().barrier_wait();
+    } else {
+      G::exit_sync();
+    }
+  }
 }
 
 // A block's candidate buffer for a slice of `slice` entries: room for all of them (no segment can
