@@ -10,7 +10,8 @@ add_library(dsv4ext_cuda STATIC
   csrc/cuda/mhc_pre_delayed.cu
   csrc/cuda/ragged_pack.cu
   csrc/cuda/sinkhorn.cu
-  csrc/cuda/topk.cu)
+  csrc/cuda/topk.cu
+  csrc/cuda/topk_warp_rows.cu)
 set_target_properties(dsv4ext_cuda PROPERTIES CUDA_ARCHITECTURES "${DSV4EXT_CUDA_ARCHS}"
                                               CUDA_SEPARABLE_COMPILATION OFF)
 target_compile_options(dsv4ext_cuda PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--expt-relaxed-constexpr -Xptxas=-v

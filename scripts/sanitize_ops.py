@@ -38,8 +38,10 @@ def main():
             for stash in (None, torch.empty_like(r)):
                 ops.mhc_post_hc_head(x, r, post, comb, fn[:n], sc[:1], base[:n], norm_weight=norm, streams_out=stash)
         ops.sinkhorn(torch.randn(tokens, n, n).to(dev), 3, 1e-6)
-    # Few wide rows take the cluster path (DSMEM), many rows the one-block path.
-    for rows, width, k in [(6, 3000, 64), (3, 100, 128), (0, 10, 4), (2, 16384, 256), (520, 2100, 64)]:
+    # Few wide rows take the cluster path (DSMEM), many rows the one-block path, rows up to 2048
+    # columns one warp each.
+    for rows, width, k in [(6, 3000, 64), (3, 100, 128), (0, 10, 4), (2, 16384, 256), (520, 2100, 64),
+                           (700, 2048, 512), (5, 1999, 700)]:  # the last two: warp rows
         logits = torch.randn(rows, width).to(dev)
         starts = torch.randint(0, 50, (rows,), dtype=torch.int32).to(dev)
         ends = torch.randint(0, width, (rows,), dtype=torch.int32).to(dev)

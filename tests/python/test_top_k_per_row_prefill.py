@@ -24,8 +24,9 @@ def garbage_outside_windows(logits, row_starts, row_ends):
     return torch.where(outside, junk, logits)
 
 
-# (k, width): the tuned sizes, tiny k, and k > width (every row shorter than k).
-SIZES = [(1, 24), (7, 60), (512, 1500), (2048, 5000), (512, 300)]
+# (k, width): the tuned sizes, tiny k, k > width (every row shorter than k), and both sides of the
+# widest warp-per-row width (2048).
+SIZES = [(1, 24), (7, 60), (512, 1500), (2048, 5000), (512, 300), (512, 2048), (1024, 2049)]
 
 
 @DET
@@ -82,19 +83,20 @@ def test_zero_strides(device):
     assert torch.equal(out.cpu(), torch.arange(32, dtype=torch.int32).repeat(3, 1))
 
 
-def test_64bit_row_offsets(device):
+@pytest.mark.parametrize("width", [4096, 2048], ids=["block_rows", "warp_rows"])
+def test_64bit_row_offsets(device, width):
     """Row 1 starts 2^31 elements into the buffer (8 GiB of untouched virtual memory on the CPU):
     32-bit offset arithmetic would read row 0 or fault."""
     try:
-        big = torch.empty(2**31 + 4096, device=device)
+        big = torch.empty(2**31 + width, device=device)
     except (RuntimeError, MemoryError):
         pytest.skip("cannot reserve 8 GiB")
     g = torch.Generator().manual_seed(1)
-    dense = torch.randn(2, 4096, generator=g)
-    big[:4096] = dense[0].to(device)
+    dense = torch.randn(2, width, generator=g)
+    big[:width] = dense[0].to(device)
     big[2**31:] = dense[1].to(device)
-    logits = big.as_strided((2, 4096), (2**31, 1))
-    starts, ends = i32([0, 5], device), i32([4096, 4000], device)
+    logits = big.as_strided((2, width), (2**31, 1))
+    starts, ends = i32([0, 5], device), i32([width, width - 96], device)
     out = run_prefill(logits, starts, ends, 512, True)
     check_prefill(dense, starts, ends, 512, out, True)
 
@@ -104,11 +106,14 @@ PATTERN_CASES = [(p, k) for p in PATTERNS for k in PATTERN_KS.get(p, [512, 2048]
 
 
 @DET
+@pytest.mark.parametrize("width", [6000, 2048], ids=["w6000", "w2048_warp_rows"])
 @pytest.mark.parametrize("pattern,k", PATTERN_CASES, ids=[f"{p}-k{k}" for p, k in PATTERN_CASES])
-def test_value_patterns(device, pattern, k, deterministic):
+def test_value_patterns(device, pattern, k, width, deterministic):
     """§9 rows that break radix selects: all-equal, narrow bands, top 22 bits shared, massive ties,
-    ReLU rows (few winners, thousands of zeros) and both §7 lesson-1 inputs (full window in row 0)."""
-    logits = pattern_rows(pattern, 3, 6000, seed=k)
+    ReLU rows (few winners, thousands of zeros) and both §7 lesson-1 inputs (full window in row 0);
+    on block rows (6000) and warp rows (2048, with k halved where it would take whole rows)."""
+    logits = pattern_rows(pattern, 3, width, seed=k)
+    k = min(k, width // 2)
     width = logits.shape[1]
     starts, ends = i32([0, 1, width // 3]), i32([width, width - 2, width])
     out = run_prefill(logits.to(device), starts.to(device), ends.to(device), k, deterministic)
