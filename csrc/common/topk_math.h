@@ -18,6 +18,14 @@ DSV4_HD uint32_t topk_key(float x) {
   return (u & 0x80000000u) ? ~u : (u | 0x80000000u);
 }
 
+// topk_key's order in five instructions, with NaN at 1 (below -inf's 0x007fffff) so that 0 can mark
+// entries past a row's end (the CUDA warp-per-row top-k): adding +0.0 turns -0.0 into +0.0 (round
+// to nearest; no fast-math), then the sign flip.
+DSV4_HD uint32_t topk_row_key(float x) {
+  const float z = x + 0.0f;
+  const uint32_t u = float_to_bits(z);
+  return z != z ? 1u : u ^ (uint32_t(int32_t(u) >> 31) | 0x80000000u);
+}
 // Composite key for "k largest, ties to the lowest index": unique per element of a row.
 DSV4_HD uint64_t topk_rank_key(float x, int64_t index) {
   return (uint64_t(topk_key(x)) << 32) | uint64_t(0xffffffffu - uint32_t(index));

@@ -628,12 +628,11 @@ int top_k_per_row(const TopKParams& p, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
-  // Launch shape only (every shape gives the same results). At most 2048 columns: one warp per row.
-  // Many rows:
-  // one block per row, 512 threads (256 up to 8192 columns), so that several rows share an SM and
-  // one streams while another selects. Few rows (decode): 1024 threads per block and, for wide
-  // rows, a cluster of up to 8 blocks per row so that about one block per SM is busy. A cluster the
-  // device cannot hold falls back to one block per row.
+  // Launch shape only (every shape gives the same results). At most 2048 columns: one warp per
+  // row. Many rows: one block per row, 512 threads (256 up to 8192 columns), so that several rows
+  // share an SM and one streams while another selects. Few rows (decode): 1024 threads per block
+  // and, for wide rows, a cluster of up to 8 blocks per row so that about one block per SM is busy.
+  // A cluster the device cannot hold falls back to one block per row.
   if (p.width <= kWarpRowWidth) return top_k_warp_rows(p, s);
   if (p.rows >= 512) return p.width > 8192 ? launch<512, false>(p, 1, device, s) : launch<256, false>(p, 1, device, s);
   int group = 1;

@@ -36,14 +36,6 @@ __device__ __forceinline__ uint32_t warp_inclusive_sum(uint32_t v) {
   return v;
 }
 
-// topk_key's order in five instructions, with NaN at 1 (below -inf's 0x007fffff) so that 0 can
-// mark entries past the row's end: adding +0.0 turns -0.0 into +0.0, then the usual sign flip.
-__device__ __forceinline__ uint32_t warp_row_key(float x) {
-  const float z = x + 0.0f;
-  const uint32_t u = __float_as_uint(z);
-  return z != z ? 1u : u ^ (uint32_t(int32_t(u) >> 31) | 0x80000000u);
-}
-
 struct WarpPick {
   uint32_t digit, remaining, count;  // as TopkPick, with the digit instead of its rank
 };
@@ -82,7 +74,7 @@ __device__ WarpPick warp_pick(const uint32_t* hist, uint32_t remaining) {
 __device__ void select_warp_row(const float* src, int64_t cs, uint32_t len, uint32_t k, uint32_t* hist,
                                 int32_t* out) {
   const uint32_t lane = threadIdx.x % kWarp, lanes_below = (1u << lane) - 1u;
-  // Every load in flight before the first key is formed. Keys are warp_row_key, 0 past len: counted
+  // Every load in flight before the first key is formed. Keys are topk_row_key, 0 past len: counted
   // like any key, never selected (the k-th largest key is >= 1 because len > k), so no pass checks
   // the length.
   uint32_t key[kRowSteps];
@@ -92,7 +84,7 @@ __device__ void select_warp_row(const float* src, int64_t cs, uint32_t len, uint
   for (int s = 0; s < kRowSteps; ++s, at += step) key[s] = s * kWarp + lane < len ? __float_as_uint(__ldg(at)) : 0u;
 #pragma unroll
   for (int s = 0; s < kRowSteps; ++s)
-    key[s] = s * kWarp + lane < len ? warp_row_key(__uint_as_float(key[s])) : 0u;
+    key[s] = s * kWarp + lane < len ? topk_row_key(__uint_as_float(key[s])) : 0u;
   // Keys above `prefix` under `mask` are selected, and `remaining` of the `on` keys equal to it.
   uint32_t prefix = 0, mask = 0, remaining = k, on = 0;
   for (int pass = 0; pass < kTopkRadixPasses && on != remaining; ++pass) {

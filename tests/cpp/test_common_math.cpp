@@ -124,6 +124,28 @@ TEST(TopKKey, AgreesWithFloatComparisonOnRandomPairs) {
   }
 }
 
+// The warp-per-row key: topk_key's value for every number (signed zeros, subnormals, infinities),
+// 1 for every NaN, so the same order on every pair, and 0 stays free for entries past a row.
+TEST(TopKRowKey, SameOrderAsTopKKeyWithNaNAtOne) {
+  std::mt19937 gen(9);
+  std::vector<float> values = {kInf, -kInf, 0.0f, -0.0f, std::numeric_limits<float>::denorm_min(),
+                               -std::numeric_limits<float>::denorm_min(), std::numeric_limits<float>::max(),
+                               -std::numeric_limits<float>::max(), 1.0f, -1.0f};
+  for (uint32_t nan : {0x7fc00000u, 0xffc00000u, 0x7f800001u, 0xffffffffu, 0x7fffffffu})
+    values.push_back(bits_to_float(nan));
+  for (int i = 0; i < 2000; ++i) values.push_back(bits_to_float(gen()));
+  for (const float a : values) {
+    ASSERT_EQ(topk_row_key(a), std::isnan(a) ? 1u : topk_key(a)) << a;  // the same key but NaN's
+    for (const float b : values) {
+      ASSERT_EQ(topk_key(a) < topk_key(b), topk_row_key(a) < topk_row_key(b)) << a << " vs " << b;
+      ASSERT_EQ(topk_key(a) == topk_key(b), topk_row_key(a) == topk_row_key(b)) << a << " vs " << b;
+    }
+  }
+  EXPECT_EQ(topk_row_key(-0.0f), topk_row_key(0.0f));
+  EXPECT_EQ(topk_row_key(bits_to_float(0xffc00000u)), 1u);
+  EXPECT_GT(topk_row_key(-kInf), 1u);
+}
+
 TEST(TopKKey, RankKeyValueFirstThenLowestIndex) {
   EXPECT_GT(topk_rank_key(1.0f, 0), topk_rank_key(1.0f, 1));  // tie: lower index ranks higher
   EXPECT_GT(topk_rank_key(1.0f, 5), topk_rank_key(1.0f, kIntMax));
