@@ -11,6 +11,8 @@
 # /tmp/dsv4ext-peers/cub_build.log. A later `DSV4EXT_PEERS_CUB=1 scripts/gpu_check.sh peers-bench`
 # then times the flashinfer_cub peer too.
 # peers-bench: benchmarks/bench_peers.py (ours vs the peers, checked) -> $OUT/peers.{md,json}.
+# test: pytest over $TESTS (default tests/python: ~6 min on the H100 since 2026-11-23 (6), more than
+# one call leaves beside check and gtest; split it, e.g. TESTS="tests/python/test_top_k_per_row_*.py").
 # Called through the device tool with carry [".carry"].
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -58,7 +60,7 @@ for stage in $stages; do
       for t in .carry/bin/test_*; do
         [ -x "$t" ] && run "gtest_$(basename "$t")" "$t" --gtest_brief=1
       done ;;
-    test) run test python3 -m pytest tests/python -q -rs -p no:cacheprovider ;;
+    test) run test python3 -m pytest ${TESTS:-tests/python} -q -rs -p no:cacheprovider ;;
     sanitize)
       run memcheck compute-sanitizer --tool memcheck --error-exitcode 1 python3 scripts/sanitize_ops.py
       run racecheck compute-sanitizer --tool racecheck --error-exitcode 1 python3 scripts/sanitize_ops.py ;;
