@@ -46,6 +46,17 @@ __device__ __forceinline__ void store_bf16x8(bf16* dst, const float (&in)[8]) {
   *reinterpret_cast<uint4*>(dst) = raw;
 }
 
+// Inclusive prefix sum over the warp's lanes (integers: exact in any order).
+template <class T>
+__device__ __forceinline__ T warp_inclusive_sum(T v, int lane) {
+#pragma unroll
+  for (int o = 1; o < kWarp; o *= 2) {
+    const T up = __shfl_up_sync(0xffffffffu, v, o);
+    if (lane >= o) v += up;
+  }
+  return v;
+}
+
 __device__ __forceinline__ float warp_sum(float v) {
 #pragma unroll
   for (int o = kWarp / 2; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffffu, v, o);

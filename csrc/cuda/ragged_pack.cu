@@ -42,15 +42,6 @@ struct TileScan {
   int32_t sum;      // the block's sum of `part`
 };
 
-__device__ __forceinline__ uint64_t warp_inclusive_sum(uint64_t v, int lane) {
-#pragma unroll
-  for (int o = 1; o < kWarp; o *= 2) {
-    const uint64_t up = __shfl_up_sync(~0u, v, o);
-    if (lane >= o) v += up;
-  }
-  return v;
-}
-
 __device__ __forceinline__ int32_t warp_total(int32_t v) {
 #pragma unroll
   for (int o = kWarp / 2; o > 0; o /= 2) v += __shfl_xor_sync(~0u, v, o);

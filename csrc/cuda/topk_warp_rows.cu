@@ -26,16 +26,6 @@ constexpr int kRowSteps = 64;       // keys a lane holds
 constexpr int kRowWarps = 4;        // rows (warps) per block; three blocks an SM (168 registers)
 static_assert(kWarpRowWidth == kRowSteps * kWarp, "a row is at most one key per lane and step");
 
-__device__ __forceinline__ uint32_t warp_inclusive_sum(uint32_t v) {
-  const uint32_t lane = threadIdx.x % kWarp;
-#pragma unroll
-  for (int o = 1; o < kWarp; o *= 2) {
-    const uint32_t t = __shfl_up_sync(0xffffffffu, v, o);
-    if (lane >= uint32_t(o)) v += t;
-  }
-  return v;
-}
-
 struct WarpPick {
   uint32_t digit, remaining, count;  // as TopkPick, with the digit instead of its rank
 };
@@ -54,14 +44,14 @@ __device__ WarpPick warp_pick(const uint32_t* hist, uint32_t remaining) {
     const uint4 w = mine[q];
     total += w.x + w.y + w.z + w.w;
   }
-  const uint32_t upto = warp_inclusive_sum(total);
+  const uint32_t upto = warp_inclusive_sum(total, int(lane));
   const int crossing = __ffs(__ballot_sync(0xffffffffu, upto - total < remaining && upto >= remaining)) - 1;
   const uint32_t base = __shfl_sync(0xffffffffu, upto - total, crossing);
   // Lane t: bins 2w + 1 (rank 64 crossing + 2 t) and 2w (the next rank).
   const uint32_t w = kTopkBins / 2 - 1 - kWarp * crossing - lane;
   const uint2 pair = reinterpret_cast<const uint2*>(hist)[w];
   const uint32_t hi = pair.y, lo = pair.x;
-  const uint32_t above = base + warp_inclusive_sum(hi + lo) - (hi + lo);
+  const uint32_t above = base + warp_inclusive_sum(hi + lo, int(lane)) - (hi + lo);
   const bool in_hi = above < remaining && above + hi >= remaining;
   const bool in_lo = above + hi < remaining && above + hi + lo >= remaining;
   const int t = __ffs(__ballot_sync(0xffffffffu, in_hi || in_lo)) - 1;
