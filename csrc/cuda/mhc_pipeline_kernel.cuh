@@ -299,50 +299,62 @@ __device__ __forceinline__ void apply_post(const MhcFusedParams& p, int64_t tile
   }
 }
 
-// Owner of one token: the cluster-wide sums -> r, the n pre weights (returned by lanes i, i + 4,
-// ...) and, for mhc_pre, post and comb (16-lane Sinkhorn; lanes 16..31 mirror 0..15, store nothing).
+// Owner of one token, first half: the collapse weight of stream lane & 3 from the cluster-wide sums
+// (the pre weight sigmoid(..) + eps, or for the delayed ops the carried one: pre_mix, or stream 0
+// alone). This is all the collapse waits for, so the owner pushes it before owner_mixes.
 template <Mode M>
-__device__ __forceinline__ float owner_mixes(const MhcPreParams& p, const DelayedArgs& da, const float* sums,
-                                             float sum_sq, int64_t t, int lane) {
+__device__ __forceinline__ float owner_weight(const MhcPreParams& p, const DelayedArgs& da, const float* sums,
+                                              float sum_sq, int64_t t, int lane) {
+  const int i = lane & 3;
+  if constexpr (is_delayed(M)) {
+    if (t >= p.tokens) return 0.0f;
+    return da.pre_mix != nullptr ? __ldg(da.pre_mix + t * kN + i) : (i == 0 ? 1.0f : 0.0f);
+  } else {
+    const float r = rms_factor(sum_sq, int64_t(kN) * p.hidden, p.scalars.rms_eps);
+    return sigmoid(sums[i] * r * p.hc_scale[0] + p.hc_base[i]) + p.scalars.hc_pre_eps;
+  }
+}
+
+// Second half, for the ops with post and comb mixes: post, comb (16-lane Sinkhorn; lanes 16..31
+// mirror 0..15 and store nothing) and, for the delayed ops, this op's own pre weights (new_pre),
+// computed as owner_weight computes pre.
+template <Mode M>
+__device__ __forceinline__ void owner_mixes(const MhcPreParams& p, const DelayedArgs& da, const float* sums,
+                                            float sum_sq, int64_t t, int lane) {
+  static_assert(!is_head(M), "hc_head has no post or comb mixes");
   const MhcPreScalars& s = p.scalars;
   const float r = rms_factor(sum_sq, int64_t(kN) * p.hidden, s.rms_eps);
   const int i = lane & 3;
   const bool valid = t < p.tokens;
-  if constexpr (is_head(M)) {
-    return sigmoid(sums[i] * r * p.hc_scale[0] + p.hc_base[i]) + s.hc_pre_eps;
-  } else {
-    const float pre = sigmoid(sums[i] * r * p.hc_scale[0] + p.hc_base[i]) + s.hc_pre_eps;
-    const float post = s.hc_post_mult_value * sigmoid(sums[kN + i] * r * p.hc_scale[1] + p.hc_base[kN + i]);
-    const int e = lane & 15;  // comb entry (row e/4, column e%4)
-    float c = sums[2 * kN + e] * r * p.hc_scale[2] + p.hc_base[2 * kN + e];
-    const auto row_sum = [](float v) {
-      v += __shfl_xor_sync(0xffffffffu, v, 1);
-      return v + __shfl_xor_sync(0xffffffffu, v, 2);
-    };
-    const auto col_sum = [](float v) {
-      v += __shfl_xor_sync(0xffffffffu, v, 4);
-      return v + __shfl_xor_sync(0xffffffffu, v, 8);
-    };
-    float mx = fmaxf(c, __shfl_xor_sync(0xffffffffu, c, 1));
-    mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
-    // Each normalisation multiplies by a correctly rounded reciprocal (spec §3.4 allows it, within
-    // ~1 fp32 ulp of the division): a shorter dependent chain than IEEE division, which the owner's
-    // 20-step Sinkhorn runs 40 times per token.
-    c = expf(c - mx);
-    c = c * __frcp_rn(row_sum(c)) + s.hc_sinkhorn_eps;
+  const float post = s.hc_post_mult_value * sigmoid(sums[kN + i] * r * p.hc_scale[1] + p.hc_base[kN + i]);
+  const int e = lane & 15;  // comb entry (row e/4, column e%4)
+  float c = sums[2 * kN + e] * r * p.hc_scale[2] + p.hc_base[2 * kN + e];
+  const auto row_sum = [](float v) {
+    v += __shfl_xor_sync(0xffffffffu, v, 1);
+    return v + __shfl_xor_sync(0xffffffffu, v, 2);
+  };
+  const auto col_sum = [](float v) {
+    v += __shfl_xor_sync(0xffffffffu, v, 4);
+    return v + __shfl_xor_sync(0xffffffffu, v, 8);
+  };
+  float mx = fmaxf(c, __shfl_xor_sync(0xffffffffu, c, 1));
+  mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
+  // Each normalisation multiplies by a correctly rounded reciprocal (spec §3.4 allows it, within
+  // ~1 fp32 ulp of the division): a shorter dependent chain than IEEE division, which the owner's
+  // 20-step Sinkhorn runs 40 times per token.
+  c = expf(c - mx);
+  c = c * __frcp_rn(row_sum(c)) + s.hc_sinkhorn_eps;
+  c = c * __frcp_rn(col_sum(c) + s.hc_sinkhorn_eps);
+  for (int it = 1; it < s.sinkhorn_repeat; ++it) {
+    c = c * __frcp_rn(row_sum(c) + s.hc_sinkhorn_eps);
     c = c * __frcp_rn(col_sum(c) + s.hc_sinkhorn_eps);
-    for (int it = 1; it < s.sinkhorn_repeat; ++it) {
-      c = c * __frcp_rn(row_sum(c) + s.hc_sinkhorn_eps);
-      c = c * __frcp_rn(col_sum(c) + s.hc_sinkhorn_eps);
+  }
+  if (valid && lane < kN) p.post_mix[t * kN + lane] = post;
+  if (valid && lane < kN * kN) p.comb_mix[t * kN * kN + lane] = c;
+  if constexpr (is_delayed(M)) {
+    if (valid && lane < kN) {
+      da.new_pre[t * kN + lane] = sigmoid(sums[i] * r * p.hc_scale[0] + p.hc_base[i]) + s.hc_pre_eps;
     }
-    if (valid && lane < kN) p.post_mix[t * kN + lane] = post;
-    if (valid && lane < kN * kN) p.comb_mix[t * kN * kN + lane] = c;
-    if constexpr (is_delayed(M)) {  // hand this op's weights on, collapse with the carried ones
-      if (valid && lane < kN) da.new_pre[t * kN + lane] = pre;
-      if (!valid) return 0.0f;
-      return da.pre_mix != nullptr ? __ldg(da.pre_mix + t * kN + i) : (i == 0 ? 1.0f : 0.0f);
-    }
-    return pre;
   }
 }
 
@@ -374,7 +386,8 @@ __device__ __forceinline__ void owner_loop(const MhcFusedParams& p, const Delaye
       __syncwarp();
       const float sum_sq = kNorm ? (sums[kRows] + sums[kRows + 1]) + (sums[kRows + 2] + sums[kRows + 3])
                                  : sums[kRows];
-      const float w = owner_mixes<M>(pp, da, sums, sum_sq, tile * kTile + tok, lane);
+      const int64_t t = tile * kTile + tok;
+      const float w = owner_weight<M>(pp, da, sums, sum_sq, t, lane);
       float pre[kN];
 #pragma unroll
       for (int i = 0; i < kN; ++i) pre[i] = __shfl_sync(0xffffffffu, w, i);
@@ -387,13 +400,15 @@ __device__ __forceinline__ void owner_loop(const MhcFusedParams& p, const Delaye
         }
         norm_scale = rms_factor(ss, pp.hidden, pp.scalars.norm_eps);
       }
-      __syncwarp();  // sums is rewritten by the next token
       if (lane < csize) {
         const uint32_t bar = cluster_addr(&sh.weights_full[s], uint32_t(lane));
         const uint32_t dst = cluster_addr(&sh.weights[s][tok][0], uint32_t(lane));
         st_async(dst, make_float4(pre[0], pre[1], pre[2], pre[3]), bar);
         st_async(dst + 16, make_float4(norm_scale, 0.0f, 0.0f, 0.0f), bar);
       }
+      // The collapse has its weights; post, comb (the Sinkhorn) and new_pre follow off its path.
+      if constexpr (!is_head(M)) owner_mixes<M>(pp, da, sums, sum_sq, t, lane);
+      __syncwarp();  // sums is rewritten by the next token
     }
     // Next phase of this slot: its bytes come only after every CTA collapsed this tile.
     if (lane == 0) mbar_arm(&sh.partials_full[s], uint32_t(kTile * kP * sizeof(float)));
