@@ -21,9 +21,9 @@
 //    st.async (the bytes complete the owner's mbarrier); then collapse tile j - kLag, whose pre
 //    weights arrived meanwhile, re-reading its residual from L2 (it was read kLag tiles ago);
 //  - owner warps (O per CTA, each owning every O-th tile; CTA q owns tokens q, q + C of a tile):
-//    wait for the C partials of a token, sum them in rank order, run the mixes and the 16-lane
-//    Sinkhorn, store post / comb, and push the 4 pre weights (and the fused RMSNorm's scale) into
-//    every CTA with st.async.
+//    wait for the C partials of a token, sum them in rank order, push the 4 pre weights (and the
+//    fused RMSNorm's scale) into every CTA with st.async, then run the post mixes and the 16-lane
+//    Sinkhorn and store post / comb (the collapse does not wait for those).
 // Rings of kRing slots carry partials and weights; slot reuse needs no extra barrier because a CTA
 // pushes tile j only after collapsing tile j - kLag - 1, i.e. after every owner finished with the
 // slot's previous tile (kRing >= kLag + 1). The residual comes from HBM once; L2 serves the re-read.
