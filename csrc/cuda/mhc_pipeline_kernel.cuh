@@ -299,6 +299,11 @@ __device__ __forceinline__ void apply_post(const MhcFusedParams& p, int64_t tile
   }
 }
 
+// mhc_pre's pre weight of stream i from the cluster-wide sums and the RMS factor r.
+__device__ __forceinline__ float pre_weight(const MhcPreParams& p, const float* sums, float r, int i) {
+  return sigmoid(sums[i] * r * p.hc_scale[0] + p.hc_base[i]) + p.scalars.hc_pre_eps;
+}
+
 // Owner of one token, first half: the collapse weight of stream lane & 3 from the cluster-wide sums
 // (the pre weight sigmoid(..) + eps, or for the delayed ops the carried one: pre_mix, or stream 0
 // alone). This is all the collapse waits for, so the owner pushes it before owner_mixes.
@@ -310,14 +315,12 @@ __device__ __forceinline__ float owner_weight(const MhcPreParams& p, const Delay
     if (t >= p.tokens) return 0.0f;
     return da.pre_mix != nullptr ? __ldg(da.pre_mix + t * kN + i) : (i == 0 ? 1.0f : 0.0f);
   } else {
-    const float r = rms_factor(sum_sq, int64_t(kN) * p.hidden, p.scalars.rms_eps);
-    return sigmoid(sums[i] * r * p.hc_scale[0] + p.hc_base[i]) + p.scalars.hc_pre_eps;
+    return pre_weight(p, sums, rms_factor(sum_sq, int64_t(kN) * p.hidden, p.scalars.rms_eps), i);
   }
 }
 
 // Second half, for the ops with post and comb mixes: post, comb (16-lane Sinkhorn; lanes 16..31
-// mirror 0..15 and store nothing) and, for the delayed ops, this op's own pre weights (new_pre),
-// computed as owner_weight computes pre.
+// mirror 0..15 and store nothing) and, for the delayed ops, this op's own pre weights (new_pre).
 template <Mode M>
 __device__ __forceinline__ void owner_mixes(const MhcPreParams& p, const DelayedArgs& da, const float* sums,
                                             float sum_sq, int64_t t, int lane) {
@@ -352,9 +355,7 @@ __device__ __forceinline__ void owner_mixes(const MhcPreParams& p, const Delayed
   if (valid && lane < kN) p.post_mix[t * kN + lane] = post;
   if (valid && lane < kN * kN) p.comb_mix[t * kN * kN + lane] = c;
   if constexpr (is_delayed(M)) {
-    if (valid && lane < kN) {
-      da.new_pre[t * kN + lane] = sigmoid(sums[i] * r * p.hc_scale[0] + p.hc_base[i]) + s.hc_pre_eps;
-    }
+    if (valid && lane < kN) da.new_pre[t * kN + lane] = pre_weight(p, sums, r, i);
   }
 }
 
