@@ -160,7 +160,7 @@ def test_cuda_agrees_with_cpu(case):
 def test_cuda_batch_invariant_across_engines(d):
     """§3.11 where the CUDA n = 4 fast path changes engine with T: a 300-token batch (fn staged per
     cluster, many tiles each) against tokens computed alone (one tile per cluster, fn read from L2),
-    bitwise, for every op on that path, at tile and cluster-wave edges. D = 4096 stages bf16 parts of
+    bitwise, for every op on that path, at tile and cluster-wave edges, and single-tile batches of 17-64 tokens. D = 4096 stages bf16 parts of
     fn, D = 7168 fp32; the decode engine must split fn the same way."""
     n, t = 4, 300
     case = Case((t,), n, d, norm=True, repeat=7)
@@ -194,13 +194,15 @@ def test_cuda_batch_invariant_across_engines(d):
     for name, call in calls.items():
         whole = call(slice(None))
         whole = whole if isinstance(whole, tuple) else (whole,)
-        for tok in (0, 15, 16, 111, 112, 150, t - 1):
-            alone = call(slice(tok, tok + 1))
+        # single tokens, and single-tile batches of 17-64 tokens (the TMA path sizes its boxes to them)
+        spans = [(tok, tok + 1) for tok in (0, 15, 16, 111, 112, 150, t - 1)] + [(3, 20), (17, 50), (64, 128)]
+        for a, b in spans:
+            alone = call(slice(a, b))
             alone = alone if isinstance(alone, tuple) else (alone,)
             try:
-                assert_same(tuple(w[tok:tok + 1] for w in whole), alone)
+                assert_same(tuple(w[a:b] for w in whole), alone)
             except AssertionError as e:
-                raise AssertionError(f"{name}, token {tok}: {e}") from None
+                raise AssertionError(f"{name}, tokens {a}..{b - 1}: {e}") from None
 
 
 @pytest.mark.gpu
