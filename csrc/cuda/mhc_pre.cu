@@ -1,13 +1,11 @@
 #include "cuda_ops.h"
 #include "mhc_pipeline_kernel.cuh"
 #include "mhc_pre_kernel.cuh"
-#include "mhc_tma_kernel.cuh"
 
 namespace dsv4::cuda {
 
 int mhc_pre(const MhcPreParams& p, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
-  if (const int err = tma_mhc::launch<pipeline_mhc::Mode::kPre>(p, s); err >= 0) return err;
   MhcFusedParams fp{};
   fp.pre = p;
   const int err = pipeline_mhc::launch<pipeline_mhc::Mode::kPre>(fp, s);

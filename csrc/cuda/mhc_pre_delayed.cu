@@ -1,7 +1,6 @@
 #include "cuda_ops.h"
 #include "mhc_pipeline_kernel.cuh"
 #include "mhc_pre_kernel.cuh"
-#include "mhc_tma_kernel.cuh"
 
 namespace dsv4::cuda {
 
@@ -10,8 +9,6 @@ namespace dsv4::cuda {
 int mhc_pre_delayed(const MhcPreDelayedParams& p, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
   if (p.x == nullptr) {
-    const pipeline_mhc::DelayedArgs da{p.pre_mix, p.new_pre};
-    if (const int err = tma_mhc::launch<pipeline_mhc::Mode::kDelayed>(p.pre, s, da); err >= 0) return err;
     MhcFusedParams fp{};
     fp.pre = p.pre;
     const int err = pipeline_mhc::launch<pipeline_mhc::Mode::kDelayed>(fp, s, {p.pre_mix, p.new_pre});
