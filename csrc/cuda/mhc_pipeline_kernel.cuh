@@ -319,6 +319,22 @@ __device__ __forceinline__ float owner_weight(const MhcPreParams& p, const Delay
   }
 }
 
+// 1/x correctly rounded, as __frcp_rn, without its slow-path branch and call, which held up the
+// owners' Sinkhorn chain (-0.3 us a decode call, benchmarks/NOTES.md). MUFU.RCP and one Newton step,
+// what __frcp_rn runs for normal x with a normal reciprocal; x outside [2^-125, 2^125] is scaled by a
+// power of two first (exact), and 0 / inf keep MUFU's inf / 0. The same bits as __frcp_rn for every
+// |x| <= 2^126 (benchmarks/rcp_rn_bits.cu checks all floats); above, 1/x is subnormal and may round
+// twice, which no Sinkhorn sum reaches.
+__device__ __forceinline__ float rcp_rn(float x) {
+  const float ax = fabsf(x);
+  const float scale = ax < 0x1p-125f ? 0x1p64f : ax > 0x1p125f ? 0x1p-64f : 1.0f;
+  const float xs = x * scale;
+  float r;
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(xs));
+  const float refined = fmaf(r, fmaf(-xs, r, 1.0f), r);
+  return (isinf(r) || r == 0.0f ? r : refined) * scale;
+}
+
 // Second half, for the ops with post and comb mixes: post, comb (16-lane Sinkhorn; lanes 16..31
 // mirror 0..15 and store nothing) and, for the delayed ops, this op's own pre weights (new_pre).
 template <Mode M>
@@ -346,11 +362,11 @@ __device__ __forceinline__ void owner_mixes(const MhcPreParams& p, const Delayed
   // ~1 fp32 ulp of the division): a shorter dependent chain than IEEE division, which the owner's
   // 20-step Sinkhorn runs 40 times per token.
   c = expf(c - mx);
-  c = c * __frcp_rn(row_sum(c)) + s.hc_sinkhorn_eps;
-  c = c * __frcp_rn(col_sum(c) + s.hc_sinkhorn_eps);
+  c = c * rcp_rn(row_sum(c)) + s.hc_sinkhorn_eps;
+  c = c * rcp_rn(col_sum(c) + s.hc_sinkhorn_eps);
   for (int it = 1; it < s.sinkhorn_repeat; ++it) {
-    c = c * __frcp_rn(row_sum(c) + s.hc_sinkhorn_eps);
-    c = c * __frcp_rn(col_sum(c) + s.hc_sinkhorn_eps);
+    c = c * rcp_rn(row_sum(c) + s.hc_sinkhorn_eps);
+    c = c * rcp_rn(col_sum(c) + s.hc_sinkhorn_eps);
   }
   if (valid && lane < kN) p.post_mix[t * kN + lane] = post;
   if (valid && lane < kN * kN) p.comb_mix[t * kN * kN + lane] = c;
