@@ -159,9 +159,10 @@ def test_cuda_agrees_with_cpu(case):
 @pytest.mark.parametrize("d", [4096, 7168])
 def test_cuda_batch_invariant_across_engines(d):
     """§3.11 where the CUDA n = 4 fast path changes engine with T: a 300-token batch (fn staged per
-    cluster, many tiles each) against tokens computed alone (one tile per cluster, fn read from L2),
-    bitwise, for every op on that path, at tile and cluster-wave edges, and single-tile batches of 17-64 tokens. D = 4096 stages bf16 parts of
-    fn, D = 7168 fp32; the decode engine must split fn the same way."""
+    cluster, many tiles each) against tokens computed alone (one tile per cluster, fn read from L2)
+    and against batches of 17, 33 and 64 tokens, bitwise, for every op on that path, at tile and
+    cluster-wave edges. D = 4096 stages bf16 parts of fn, D = 7168 fp32; the decode engine must split
+    fn the same way."""
     n, t = 4, 300
     case = Case((t,), n, d, norm=True, repeat=7)
     torch.manual_seed(seed_of("engines", case))
@@ -194,7 +195,7 @@ def test_cuda_batch_invariant_across_engines(d):
     for name, call in calls.items():
         whole = call(slice(None))
         whole = whole if isinstance(whole, tuple) else (whole,)
-        # single tokens, and single-tile batches of 17-64 tokens (the TMA path sizes its boxes to them)
+        # single tokens, and small batches (2-4 tiles of 16 tokens, still on the decode engine)
         spans = [(tok, tok + 1) for tok in (0, 15, 16, 111, 112, 150, t - 1)] + [(3, 20), (17, 50), (64, 128)]
         for a, b in spans:
             alone = call(slice(a, b))
