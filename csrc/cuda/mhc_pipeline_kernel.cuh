@@ -480,6 +480,33 @@ __host__ __device__ constexpr size_t staged_bytes(int d_slice) {
                               : 3 * size_t(kRowsPad) * staged_row_stride<E>(d_slice) * sizeof(bf16);
 }
 
+// Sum of squares / Gram entry G_ik of tokens g and g + 8 over the lane quad's 32 d: the diagonal
+// of X_i X_k^T, with X_k's loaded words as the B operand (B's column n = token n); the lane with
+// c == g / 2 holds both diagonal entries (sq[h][q]: token g + 8 h, entry q). Each entry's chain
+// starts from zero. The TMA kernel calls this on the same words (same bits).
+template <bool kNorm>
+__device__ __forceinline__ void tile_squares(const uint4 (&r)[2][kN], int g, float (&sq)[2][kNorm ? kGram : 1]) {
+  const auto gram = [&](float (&lo)[4], float (&hi)[4], int i, int k) {
+    const uint4 &a0 = r[0][i], &a1 = r[1][i], &b0 = r[0][k], &b1 = r[1][k];
+    mma_bf16(lo, a0.x, a1.x, a0.y, a1.y, b0.x, b0.y);
+    mma_bf16(lo, a0.z, a1.z, a0.w, a1.w, b0.z, b0.w);
+    mma_bf16(hi, a0.x, a1.x, a0.y, a1.y, b1.x, b1.y);
+    mma_bf16(hi, a0.z, a1.z, a0.w, a1.w, b1.z, b1.w);
+  };
+#pragma unroll
+  for (int q = 0; q < (kNorm ? kGram : 1); ++q) {
+    float lo[4] = {}, hi[4] = {};
+    if constexpr (kNorm) {
+      gram(lo, hi, gram_i(q), gram_k(q));
+    } else {
+#pragma unroll
+      for (int i = 0; i < kN; ++i) gram(lo, hi, i, i);  // positive terms: one chain is exact enough
+    }
+    sq[0][q] = (g & 1) ? lo[1] : lo[0];
+    sq[1][q] = (g & 1) ? hi[3] : hi[2];
+  }
+}
+
 // kEarly: the collapse's re-read of tile j - kLag is issued before the projection of tile j, so its
 // L2 latency hides behind it (needs the registers of a 12-warp CTA).
 template <Mode M, bool kNorm, Engine E, bool kEarly>
@@ -510,21 +537,24 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
       if (j + 1 < ntiles) load_tile<M>(p, tile + tile_step, d, g, next);
       apply_post<M>(p, tile, d, g, cur);
 
-      // 1. Projection and the sum of squares (or the Gram matrix), all on tensor cores.
+      // 1. Projection and the sum of squares (or the Gram matrix), all on tensor cores. Tensor cores
+      // truncate when they accumulate, so chains start from zero for every warp's slice and are added
+      // with rounded fp32 adds: the truncation never compounds along k beyond 8 k16 steps.
       float acc[kNTiles][4] = {};
+      if constexpr (bf16_parts(E)) {
+        // One chain per fn part (hi, mid, lo) and row tile over the 4 streams x 2 k16 steps of the
+        // warp's 32 d, in (stream, step) order, then (lo + mid) + hi: the chains of the TMA kernel's
+        // wgmma m64n72k16 (the parts as column groups), so both kernels give a token the same bits.
+        // k order within the lane's 8 d: k16 step u takes d 4u..4u+3 (as a0/a2 of token g and a1/a3 of
+        // token g + 8, the words of the loaded chunk) and the same d of fn's row m.
+        float chain[3][kNTiles][4] = {};
 #pragma unroll
-      for (int i = 0; i < kN; ++i) {
-        // Tensor cores truncate when they accumulate: each stream's chain (32 k) starts from zero and
-        // is added with a rounded fp32 add, so the truncation never compounds along k.
-        float chain[kNTiles][4] = {};
+        for (int i = 0; i < kN; ++i) {
+          const uint32_t* x0 = &cur.r[0][i].x;
+          const uint32_t* x1 = &cur.r[1][i].x;
 #pragma unroll
-        for (int nt = 0; nt < kNTiles; ++nt) {
-          const int m = nt * 8 + g;
-          if constexpr (bf16_parts(E)) {
-            // k order within the lane's 8 d: k16 step u takes d 4u..4u+3 (as a0/a2 of token g and
-            // a1/a3 of token g + 8, the words of the loaded chunk) and the same d of fn's row m.
-            const uint32_t* x0 = &cur.r[0][i].x;
-            const uint32_t* x1 = &cur.r[1][i].x;
+          for (int nt = 0; nt < kNTiles; ++nt) {
+            const int m = nt * 8 + g;
             uint4 parts[3];
             if constexpr (E == Engine::kBf16) {
               const bf16* row =
@@ -535,12 +565,24 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
               split_bf16_parts(m < kRows ? pp.fn + m * k_total + i * hidden + d : nullptr, parts);
             }
 #pragma unroll
-            for (int part = 2; part >= 0; --part) {  // smallest part first
+            for (int part = 0; part < 3; ++part) {
               const uint4& b = parts[part];
-              mma_bf16(chain[nt], x0[0], x1[0], x0[1], x1[1], b.x, b.y);
-              mma_bf16(chain[nt], x0[2], x1[2], x0[3], x1[3], b.z, b.w);
+              mma_bf16(chain[part][nt], x0[0], x1[0], x0[1], x1[1], b.x, b.y);
+              mma_bf16(chain[part][nt], x0[2], x1[2], x0[3], x1[3], b.z, b.w);
             }
-          } else {
+          }
+        }
+#pragma unroll
+        for (int nt = 0; nt < kNTiles; ++nt)
+#pragma unroll
+          for (int q = 0; q < 4; ++q) acc[nt][q] = (chain[2][nt][q] + chain[1][nt][q]) + chain[0][nt][q];
+      } else {
+#pragma unroll
+        for (int i = 0; i < kN; ++i) {  // one chain per stream (32 k, hi and lo parts), added in stream order
+          float chain[kNTiles][4] = {};
+#pragma unroll
+          for (int nt = 0; nt < kNTiles; ++nt) {
+            const int m = nt * 8 + g;
             float f[8];
             if (m < kRows) {
               const float* src = E == Engine::kTf32 ? fn_s + m * fn_stride + i * d_slice + warp * kWarpD + 8 * c
@@ -565,35 +607,14 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
               mma_tf32(chain[nt], a0, a1, a2, a3, b0h, b1h);
               mma_tf32(chain[nt], a0, a1, a2, a3, b0l, b1l);
             }
+#pragma unroll
+            for (int q = 0; q < 4; ++q) acc[nt][q] += chain[nt][q];
           }
-#pragma unroll
-          for (int q = 0; q < 4; ++q) acc[nt][q] += chain[nt][q];
         }
       }
-      // Sum of squares / Gram entry G_ik of tokens g and g + 8 over the lane quad's 32 d: the
-      // diagonal of X_i X_k^T, with X_k's loaded words as the B operand (B's column n = token n);
-      // the lane with c == g / 2 holds both diagonal entries.
       constexpr int kSq = kNorm ? kGram : 1;
-      const auto gram = [&](float (&lo)[4], float (&hi)[4], int i, int k) {
-        const uint4 &a0 = cur.r[0][i], &a1 = cur.r[1][i], &b0 = cur.r[0][k], &b1 = cur.r[1][k];
-        mma_bf16(lo, a0.x, a1.x, a0.y, a1.y, b0.x, b0.y);
-        mma_bf16(lo, a0.z, a1.z, a0.w, a1.w, b0.z, b0.w);
-        mma_bf16(hi, a0.x, a1.x, a0.y, a1.y, b1.x, b1.y);
-        mma_bf16(hi, a0.z, a1.z, a0.w, a1.w, b1.z, b1.w);
-      };
       float sq[2][kSq];
-#pragma unroll
-      for (int q = 0; q < kSq; ++q) {
-        float lo[4] = {}, hi[4] = {};
-        if constexpr (kNorm) {
-          gram(lo, hi, gram_i(q), gram_k(q));
-        } else {
-#pragma unroll
-          for (int i = 0; i < kN; ++i) gram(lo, hi, i, i);  // positive terms: one chain is exact enough
-        }
-        sq[0][q] = (g & 1) ? lo[1] : lo[0];
-        sq[1][q] = (g & 1) ? hi[3] : hi[2];
-      }
+      tile_squares<kNorm>(cur.r, g, sq);
 
       // 2. Lanes -> warp partials -> CTA partial of each token -> the token's owner.
 #pragma unroll

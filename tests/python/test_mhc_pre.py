@@ -153,6 +153,39 @@ def test_cuda_graph_replay(tokens):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("norm", [True, False], ids=["norm", "nonorm"])
+def test_cuda_batch_invariant_across_kernels(norm):
+    """§3.11 where the CUDA path changes kernel with T (n = 4, D = 4096): batches of 1024 tokens and
+    more take the TMA + wgmma kernel (64-token tiles), shorter ones the pipeline kernel (16-token
+    tiles); a token must get the same bits from both. A 2093-token batch (a partial last tile, 33
+    tiles over the clusters, magnitudes spread over six decades) against single tokens, short spans
+    and a 1053-token span shifted off the 64-token tile grid, for mhc_pre and mhc_pre_delayed (carried
+    weights, and the identity entry without them)."""
+    n, d, t = 4, 4096, 2093
+    case = Case((t,), n, d, norm=norm, repeat=7, rms_eps=1e-6 if norm else 1e-20)
+    residual, pre = make(case, seed_of("mhc_pre-kernels", case), "cuda")
+    pre_mix = torch.rand(t, n, device="cuda") + case.pre_eps
+    c = case
+    delayed = (pre.fn, pre.hc_scale, pre.hc_base, c.rms_eps, c.pre_eps, c.sink_eps, c.mult, c.repeat)
+    calls = {
+        "mhc_pre": lambda s: OP(residual[s], *pre.args()),
+        "mhc_pre_delayed": lambda s: OPS.mhc_pre_delayed(residual[s], *delayed, pre_mix[s], None, pre.norm_weight,
+                                                         c.norm_eps),
+        "mhc_pre_delayed identity": lambda s: OPS.mhc_pre_delayed(residual[s], *delayed, None, None,
+                                                                  pre.norm_weight, c.norm_eps),
+    }
+    spans = [(tok, tok + 1) for tok in (0, 63, 64, 1023, 1024, t - 1)] + [(5, 70), (960, 1023), (37, 1090),
+                                                                       (t - 1040, t)]
+    for name, call in calls.items():
+        whole = call(slice(None))
+        for a, b in spans:
+            try:
+                assert_same(tuple(w[a:b] for w in whole), call(slice(a, b)))
+            except AssertionError as e:
+                raise AssertionError(f"{name}, tokens {a}..{b - 1}: {e}") from None
+
+
+@pytest.mark.gpu
 @pytest.mark.parametrize("case", [Case((128,), 4, 7168, norm=True), Case((1024,), 8, 513, rms_eps=1e-20)], ids=str)
 def test_cuda_agrees_with_cpu(case):
     """Both backends are held to the float64 reference by test_accuracy; here the same inputs on both,

@@ -1,0 +1,541 @@
+// Prefill of mhc_pre and V4.1's mhc_pre_delayed (streams entry) for hc_mult n = 4 and D = 4096 on
+// sm_90a: the residual streamed by TMA into a shared-memory ring and projected by wgmma, with the
+// pipeline kernel's arithmetic, so that a token gets the same bits here and there.
+//
+// Why: the pipeline kernel (mhc_pipeline_kernel.cuh) keeps the per-tile reduction chain off the
+// critical path, but its workers load the residual into registers and run ~1300 instructions per
+// 16-token tile (fn operand loads, mma.sync, CTA reduction); at T = 16384 DRAM ran at 27 % of its
+// peak (benchmarks/NOTES.md, Little's law: ~4x too many dependent instructions per byte). Here no
+// thread touches the residual on its way from HBM to shared memory, fn's operand comes from shared
+// memory by descriptor, and one warpgroup projects 64 tokens at a time, 8 wgmma a stage.
+//
+// Batch invariance (a token's bits may not depend on the batch) allowed one design per D until the
+// arithmetic of this kernel was made the pipeline's, term for term: the lane words of the
+// pipeline's worker (tokens g, g + 8, d 8c .. 8c + 7 of a 32-d slice) are read from the TMA box
+// into registers and feed wgmma as its register A operand, whose fragment is mma.sync m16n8k16's; fn's
+// staged B blocks take the pipeline's k order (a k16 step holds d 8c + 4u + {0, 1} at k 2c, 2c + 1
+// and d 8c + 4u + {2, 3} at k 2c + 8, 2c + 9) and fn's hi | mid | lo parts as column groups; each
+// part's chain runs from zero over the 4 streams x 2 k16 steps of a stage and the parts are folded
+// (lo + mid) + hi (wgmma and mma.sync give the same bits for the same chain:
+// benchmarks/wgmma_mma_bits.cu); the 8 stages (the pipeline's 8 worker warps) are added in order, the 16 ranks in rank order by the owners; the squares
+// or the Gram matrix are the pipeline's own code (tile_squares). So mhc_pre dispatches by T: the
+// pipeline for short batches (its decode chain is shorter), this kernel from kMinTokens on.
+//
+// A cluster of 16 CTAs splits the hidden dim: CTA q owns d in [256 q, 256 q + 256) of all 4
+// streams. fn's slice (24 rows x 1024 k) is staged once as bf16 hi / mid / lo parts (hi + mid + lo
+// = fn to 2^-27, so the bf16 products are exact in fp32). Tiles are 64 tokens (the wgmma M); a tile
+// is 8 stages of 64 tokens x 32 d x 4 streams (16 KB, one 3-D TMA box per stream, 64-byte swizzle).
+// Warp roles:
+//  - warp 0: TMA producer over a ring of kStages stages (lane 0; warps 1-11 stage fn meanwhile);
+//  - warps 4-7 (a warpgroup, 16 tokens a warp): per stage the lane words from the box, 8 wgmma
+//    m64n72k16, the squares (or the 4x4 Gram matrix for the fused RMSNorm) on mma.sync; per tile each token's CTA partial goes to its owner CTA (token % 16) by st.async;
+//  - warps 1-3: owners; the two token pairs of a tile (16 lanes a token) go round them: the 16
+//    partials of a token summed in rank order, the pre weights and the norm scale pushed to every
+//    CTA first, then the sigmoids and the 16-lane Sinkhorn of comb (the pipeline's owner_mixes);
+//  - warps 8-11: the collapse of each tile once its weights arrive, the residual re-read from L2.
+// Rings of kRing slots carry partials and weights; a CTA pushes tile j's partials only after its
+// own collapse of tile j - kRing, which needed every owner's weights of that tile, i.e. every owner
+// had consumed that slot. Tile j is loaded only after this CTA collapsed tile j - kLoadLag, and its
+// boxes are kept in L2 (evict-last), so that the collapse's re-read hits L2.
+#pragma once
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+
+#include "mhc_pipeline_kernel.cuh"
+
+namespace dsv4::cuda {
+
+namespace tma_mhc {
+
+using pipeline_mhc::DelayedArgs;
+using pipeline_mhc::Mode;
+
+constexpr int kN = 4;
+constexpr int kC = 16;                     // CTAs per cluster
+constexpr int kHidden = 4096;              // the one D this kernel takes (D/C = 256: fn's parts fit)
+constexpr int kDs = kHidden / kC;          // d per CTA
+constexpr int kTile = 64;                  // tokens per tile: the wgmma M
+constexpr int kStageD = pipeline_mhc::kWarpD;  // d per stage: one pipeline worker's slice, 64-byte rows
+constexpr int kSteps = kDs / kStageD;      // stages per tile
+constexpr int kBoxBytes = kTile * kStageD * 2;
+constexpr int kStageBytes = kN * kBoxBytes;
+constexpr int kStages = 3;                 // TMA ring: 48 KB
+constexpr int kRing = 3;                   // partial / weight ring slots
+constexpr int kLoadLag = 2;                // tile j loads after this CTA collapsed tile j - kLoadLag
+constexpr int kOwned = kTile / kC;         // tokens of a tile each CTA owns
+constexpr int kOwnerWarps = 3;
+constexpr int kThreads = 384;              // producer + owners, the wgmma warpgroup, the collapse warpgroup
+constexpr int kRows = kN * (kN + 2);       // 24 projections
+constexpr int kCols = 3 * kRows;           // the wgmma N: fn's hi | mid | lo parts of the 24 rows
+constexpr int kGram = pipeline_mhc::kGram;
+constexpr int kBBlock = kCols * 16 * 2;    // one k16 x 72 block of B
+constexpr int kBBytes = kSteps * kN * 2 * kBBlock;
+// Shortest batch this kernel takes; shorter ones run on the pipeline kernel (same bits). Measured on
+// the H100 (benchmarks/NOTES.md, session 2026-11-26 (2)).
+constexpr int64_t kMinTokens = 1024;
+
+template <bool kNorm>
+constexpr int parts() {  // floats per token and rank: the projections, then sum_sq or the Gram matrix
+  return kRows + (kNorm ? kGram : 1);
+}
+template <bool kNorm>
+constexpr int parts_stride() {  // even: the pushes are 8-byte pairs
+  return (parts<kNorm>() + 1) / 2 * 2;
+}
+
+template <bool kNorm>
+struct alignas(16) Ctrl {
+  uint64_t full[kStages], empty[kStages];
+  uint64_t partials_full[kRing], weights_full[kRing], collapsed[kRing];
+  alignas(16) float weights[kRing][kTile][8];  // pre[4], the RMSNorm scale, padding
+  alignas(16) float partials[kRing][kOwned][kC][parts_stride<kNorm>()];
+  alignas(16) float owner_sums[kOwnerWarps][2][parts_stride<kNorm>()];
+};
+
+template <bool kNorm>
+constexpr size_t smem_bytes() {
+  return 1024 + size_t(kStages) * kStageBytes + kBBytes + sizeof(Ctrl<kNorm>);
+}
+static_assert(smem_bytes<true>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
+
+using pipeline_mhc::cluster_addr;
+using pipeline_mhc::mbar_arm;
+using pipeline_mhc::mbar_wait;
+using pipeline_mhc::smem_u32;
+
+__device__ __forceinline__ void mbar_init_count(uint64_t* bar, uint32_t count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_u32(bar)), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(uint64_t* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_u32(bar)) : "memory");
+}
+__device__ __forceinline__ void st_async_v2(uint32_t remote, float a, float b, uint32_t remote_bar) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.f32 [%0], {%1, %2}, [%3];" ::"r"(remote),
+               "f"(a), "f"(b), "r"(remote_bar)
+               : "memory");
+}
+__device__ __forceinline__ void st_async_f32(uint32_t remote, float a, uint32_t remote_bar) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%0], %1, [%2];" ::"r"(remote),
+               "r"(__float_as_uint(a)), "r"(remote_bar)
+               : "memory");
+}
+// One stream's box of a stage: residual[t0 .. t0 + 63][stream][d0 .. d0 + 31], kept in L2 (policy).
+__device__ __forceinline__ void tma_load_box(uint32_t dst, const CUtensorMap* map, int d0, int stream, int t0,
+                                             uint32_t bar, uint64_t policy) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1, {%2, %3, "
+      "%4}], [%5], %6;" ::"r"(dst),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(d0), "r"(stream), "r"(t0), "r"(bar), "l"(policy)
+      : "memory");
+}
+
+__device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
+__device__ __forceinline__ void wgmma_wait_all() { asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory"); }
+
+// D (+)= A B, m64n72k16: A (bf16) from registers in mma.sync m16n8k16's fragment layout (each warp
+// its 16 rows), B (bf16) from shared memory by descriptor, fp32 accumulators (d[4 jj + q]: mma.sync's
+// C of columns 8 jj .. 8 jj + 7). accumulate = 0 starts the chain from zero.
+__device__ __forceinline__ void wgmma_n72(float (&d)[36], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                          uint64_t desc_b, int accumulate) {
+  asm volatile(
+      "{\n .reg .pred p;\n setp.ne.b32 p, %41, 0;\n"
+      " wgmma.mma_async.sync.aligned.m64n72k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, "
+      "%12, %13, %14, %15, %16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, "
+      "%34, %35}, {%36, %37, %38, %39}, %40, p, 1, 1, 0;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), "+f"(d[8]),
+        "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]), "+f"(d[15]), "+f"(d[16]),
+        "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]),
+        "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]),
+        "+f"(d[33]), "+f"(d[34]), "+f"(d[35])
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(accumulate));
+}
+
+// B: one k16 x 72 block, K-major core matrices without swizzle: the two k halves 128 bytes apart,
+// groups of 8 columns 256 bytes apart.
+__device__ __forceinline__ uint64_t b_descriptor(uint32_t addr) {
+  return uint64_t((addr & 0x3ffffu) >> 4) | (uint64_t(128 >> 4) << 16) | (uint64_t(256 >> 4) << 32);
+}
+// fn's B block of stage v, stream i and k16 step u.
+__host__ __device__ constexpr int b_block(int v, int i, int u) { return (v * kN + i) * 2 + u; }
+
+// fn's slice as B blocks in the pipeline's k order: in block (v, i, u), core row (column part * 24 + n,
+// kh) holds at element e2 = 2 c + e that part of fn[n][i D + 256 rank + 32 v + 8 c + 4 u + 2 kh + e]
+// (k = 8 kh + e2: the d that the pipeline's lane c feeds to k step u at that k). The parts are the
+// pipeline's split3_bf16 (its staged engine's bits). Consecutive threads take consecutive rows n: their 16-byte
+// stores fill whole 128-byte lines.
+__device__ __forceinline__ void stage_fn(const MhcPreParams& pp, int rank, unsigned char* b_smem, int tid,
+                                         int nthreads) {
+  constexpr int kItems = kRows * kSteps * kN * 2 * 2;  // (n, v, i, u, kh)
+  constexpr int kBatch = 4;                            // items whose loads are in flight together
+  for (int q0 = tid; q0 < kItems; q0 += nthreads * kBatch) {
+    float2 v[kBatch][4];
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      const int q = q0 + b * nthreads;
+      if (q >= kItems) break;
+      const int n = q % kRows, rest = q / kRows, kh = rest % 2, u = (rest / 2) % 2, i = (rest / 4) % kN,
+                st = rest / (4 * kN);
+      const float* src =
+          pp.fn + int64_t(n) * kN * kHidden + i * kHidden + rank * kDs + st * kStageD + 4 * u + 2 * kh;
+#pragma unroll
+      for (int c = 0; c < 4; ++c) v[b][c] = __ldg(reinterpret_cast<const float2*>(src + 8 * c));
+    }
+#pragma unroll
+    for (int b = 0; b < kBatch; ++b) {
+      const int q = q0 + b * nthreads;
+      if (q >= kItems) break;
+      const int n = q % kRows, rest = q / kRows, kh = rest % 2, u = (rest / 2) % 2, i = (rest / 4) % kN,
+                st = rest / (4 * kN);
+      bf16 parts[3][8];
+#pragma unroll
+      for (int c = 0; c < 4; ++c) {
+        pipeline_mhc::split3_bf16(v[b][c].x, parts[0][2 * c], parts[1][2 * c], parts[2][2 * c]);
+        pipeline_mhc::split3_bf16(v[b][c].y, parts[0][2 * c + 1], parts[1][2 * c + 1], parts[2][2 * c + 1]);
+      }
+#pragma unroll
+      for (int part = 0; part < 3; ++part) {
+        const int col = part * kRows + n;
+        unsigned char* row = b_smem + b_block(st, i, u) * kBBlock + kh * 128 + (col / 8) * 256 + (col % 8) * 16;
+        *reinterpret_cast<uint4*>(row) = *reinterpret_cast<const uint4*>(parts[part]);
+      }
+    }
+  }
+  asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // the generic stores, seen by wgmma
+}
+
+// The pipeline worker's lane words of a stage: tokens m0 + g + 8 h, stream i, d 8c .. 8c + 7 of the
+// stage's 32, from the 64-byte-swizzled boxes (16-byte chunk ch of row m sits at chunk ch ^ (m/2 % 4)).
+__device__ __forceinline__ void load_lane_words(uint32_t stage, int m0, int lane, uint4 (&r)[2][kN]) {
+  const int g = lane / 4, c = lane % 4;
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+    const int m = m0 + g + 8 * h;
+    const uint32_t row = stage + m * 64 + ((c ^ ((m >> 1) & 3)) * 16);
+#pragma unroll
+    for (int i = 0; i < kN; ++i)
+      asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                   : "=r"(r[h][i].x), "=r"(r[h][i].y), "=r"(r[h][i].z), "=r"(r[h][i].w)
+                   : "r"(row + i * kBoxBytes));
+  }
+}
+
+// A token row block's CTA partials (rows m0 + g and m0 + g + 8 of the tile) to their owners.
+template <bool kNorm>
+__device__ __forceinline__ void push_partials(Ctrl<kNorm>& ct, int rank, int s, int m0, const float (&acc)[12],
+                                              const float (&sq)[2][kNorm ? kGram : 1], int lane) {
+  const int g = lane / 4, c = lane % 4;
+#pragma unroll
+  for (int hrow = 0; hrow < 2; ++hrow) {
+    const int m = m0 + g + 8 * hrow;
+    const uint32_t owner = uint32_t(m % kC);
+    const uint32_t bar = cluster_addr(&ct.partials_full[s], owner);
+    const uint32_t dst = cluster_addr(&ct.partials[s][m / kC][rank][0], owner);
+#pragma unroll
+    for (int jj = 0; jj < 3; ++jj)
+      st_async_v2(dst + 4 * (8 * jj + 2 * c), acc[4 * jj + 2 * hrow], acc[4 * jj + 2 * hrow + 1], bar);
+    if (c == g / 2) {  // the lane holding this token's squares
+      const uint32_t sdst = cluster_addr(&ct.partials[s][m / kC][rank][kRows], owner);
+      if constexpr (kNorm) {
+#pragma unroll
+        for (int q = 0; q < kGram; q += 2) st_async_v2(sdst + 4 * q, sq[hrow][q], sq[hrow][q + 1], bar);
+      } else {
+        st_async_f32(sdst, sq[hrow][0], bar);
+      }
+    }
+  }
+}
+
+// The projection warpgroup: per stage, the pipeline worker's arithmetic on 64 tokens (see the header).
+template <bool kNorm>
+__device__ __forceinline__ void mma_loop(Ctrl<kNorm>& ct, const unsigned char* stages, const unsigned char* b_smem,
+                                         int rank, int ntiles) {
+  constexpr int kSq = kNorm ? kGram : 1;
+  const int tid = threadIdx.x % 128, wi = tid / 32, lane = tid % 32;
+  const uint32_t stages_u32 = smem_u32(stages);
+  const uint64_t db0 = b_descriptor(smem_u32(b_smem));
+  for (int j = 0; j < ntiles; ++j) {
+    float acc[12], sq[2][kSq];  // acc[4 jj + q]: mma.sync's C layout of rows 8 jj .. 8 jj + 7
+    for (int v = 0; v < kSteps; ++v) {
+      const int it = j * kSteps + v, slot = it % kStages;
+      mbar_wait(&ct.full[slot], (it / kStages) & 1);
+      uint4 r[2][kN];
+      load_lane_words(stages_u32 + slot * kStageBytes, 16 * wi, lane, r);
+      float chain[36];
+      wgmma_fence();
+      // Descriptor start addresses are in 16-byte units in the low bits: offsets add directly.
+#pragma unroll
+      for (int i = 0; i < kN; ++i) {
+        const uint32_t* x0 = &r[0][i].x;
+        const uint32_t* x1 = &r[1][i].x;
+#pragma unroll
+        for (int u = 0; u < 2; ++u)
+          wgmma_n72(chain, x0[2 * u], x1[2 * u], x0[2 * u + 1], x1[2 * u + 1],
+                    db0 + uint64_t((b_block(v, i, u) * kBBlock) >> 4), i + u);
+      }
+      wgmma_commit();
+      wgmma_wait_all();
+      // The stage's (= pipeline worker's) partial: (lo + mid) + hi; then the stages in order (the
+      // pipeline's CTA sum over its workers starts from worker 0's partial).
+#pragma unroll
+      for (int q = 0; q < 12; ++q) {
+        const float s = (chain[q + 24] + chain[q + 12]) + chain[q];
+        acc[q] = v == 0 ? s : acc[q] + s;
+      }
+      float ssq[2][kSq];
+      pipeline_mhc::tile_squares<kNorm>(r, lane / 4, ssq);
+      __syncwarp();
+      if (lane == 0) mbar_arrive(&ct.empty[slot]);  // the words are in registers: the slot may refill
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int q = 0; q < kSq; ++q) sq[h][q] = v == 0 ? ssq[h][q] : sq[h][q] + ssq[h][q];
+    }
+    // Slot reuse: this CTA's collapse of tile j - kRing is done (see the header).
+    const int s = j % kRing;
+    if (j >= kRing) mbar_wait(&ct.collapsed[s], ((j - kRing) / kRing) & 1);
+    push_partials<kNorm>(ct, rank, s, 16 * wi, acc, sq, lane);
+  }
+}
+
+// Owners: the two token pairs of every tile (4 owned tokens, 16 lanes each) go round the owner
+// warps. The collapse waits only for the pre weights and the norm scale, so they are pushed first;
+// the Sinkhorn of comb (owner_mixes) follows. Each pair's warp re-arms the slot for its half of the
+// bytes. The sums and the weights are the pipeline owner's expressions.
+template <Mode M, bool kNorm>
+__device__ __forceinline__ void owner_loop(const MhcPreParams& pp, const DelayedArgs& da, Ctrl<kNorm>& ct, int rank,
+                                           int owner, int64_t first_tile, int64_t tile_step, int ntiles) {
+  constexpr int kP = parts<kNorm>(), kPairs = kOwned / 2;
+  const int lane = threadIdx.x % 32, half = lane / 16, sub = lane % 16;
+  for (int idx = owner; idx < ntiles * kPairs; idx += kOwnerWarps) {
+    const int j = idx / kPairs, pair = idx % kPairs, s = j % kRing;
+    const int64_t tile = first_tile + j * tile_step;
+    const int local = 2 * pair + half, m = local * kC + rank;
+    const int64_t t = tile * kTile + m;
+    float* sums = ct.owner_sums[owner][half];
+    mbar_wait<2000>(&ct.partials_full[s], (j / kRing) & 1);
+    for (int row = sub; row < kP; row += 16) {
+      float v = 0.0f;
+#pragma unroll
+      for (int q = 0; q < kC; ++q) v += ct.partials[s][local][q][row];
+      sums[row] = v;
+    }
+    __syncwarp();
+    // The slot's next bytes come only after every CTA collapsed this tile.
+    if (lane == 0) mbar_arm(&ct.partials_full[s], uint32_t(2 * kC * kP * sizeof(float)));
+    const float sum_sq = kNorm ? (sums[kRows] + sums[kRows + 1]) + (sums[kRows + 2] + sums[kRows + 3]) : sums[kRows];
+    const float w = pipeline_mhc::owner_weight<M>(pp, da, sums, sum_sq, t, sub);  // stream sub & 3's collapse weight
+    float pre[kN];
+#pragma unroll
+    for (int k = 0; k < kN; ++k) pre[k] = __shfl_sync(0xffffffffu, w, half * 16 + k);
+    float norm_scale = 1.0f;
+    if constexpr (kNorm) {  // sum_d y_d^2 = pre^T Gx pre
+      float ss = 0.0f;
+#pragma unroll
+      for (int q = 0; q < kGram; ++q) {
+        ss += (q < kN ? 1.0f : 2.0f) * pre[pipeline_mhc::gram_i(q)] * pre[pipeline_mhc::gram_k(q)] * sums[kRows + q];
+      }
+      norm_scale = rms_factor(ss, pp.hidden, pp.scalars.norm_eps);
+    }
+    const uint32_t bar = cluster_addr(&ct.weights_full[s], uint32_t(sub));
+    const uint32_t dst = cluster_addr(&ct.weights[s][m][0], uint32_t(sub));
+    pipeline_mhc::st_async(dst, make_float4(pre[0], pre[1], pre[2], pre[3]), bar);
+    pipeline_mhc::st_async(dst + 16, make_float4(norm_scale, 0.0f, 0.0f, 0.0f), bar);
+    pipeline_mhc::owner_mixes<M>(pp, da, sums, sum_sq, t, sub);
+    __syncwarp();  // sums is rewritten by this warp's next pair
+  }
+}
+
+// The collapse of each tile once its weights arrive, the residual re-read from L2; the pipeline's
+// expressions (y = sum_i pre_i x_i or stream 0 alone, then the fused RMSNorm's rounding and scale).
+template <bool kNorm>
+__device__ __forceinline__ void collapse_loop(const MhcPreParams& pp, Ctrl<kNorm>& ct, int rank, int64_t first_tile,
+                                              int64_t tile_step, int ntiles, bool identity) {
+  using pipeline_mhc::f32_of;
+  const int tid = threadIdx.x % 128, lane = tid % 32;
+  const int64_t d = int64_t(rank) * kDs + 8 * (tid % 32);
+  const int m0 = tid / 32;  // tokens m0, m0 + 4, ...
+  float wv[8] = {};
+  if (kNorm) load_bf16x8(pp.norm_weight + d, wv);
+  constexpr int kBatch = 8;  // tokens whose loads are in flight together
+  for (int j = 0; j < ntiles; ++j) {
+    const int s = j % kRing;
+    const int64_t tile = first_tile + j * tile_step;
+    mbar_wait<1000>(&ct.weights_full[s], (j / kRing) & 1);
+    for (int b = 0; b < kTile / 4; b += kBatch) {
+      uint4 r[kBatch][kN];
+#pragma unroll
+      for (int k = 0; k < kBatch; ++k) {
+        const int64_t t = tile * kTile + m0 + 4 * (b + k);
+#pragma unroll
+        for (int i = 0; i < kN; ++i)
+          r[k][i] = t < pp.tokens ? __ldcs(reinterpret_cast<const uint4*>(pp.residual + (t * kN + i) * kHidden + d))
+                                  : make_uint4(0, 0, 0, 0);
+      }
+#pragma unroll
+      for (int k = 0; k < kBatch; ++k) {
+        const int m = m0 + 4 * (b + k);
+        const int64_t t = tile * kTile + m;
+        const float4 pre = *reinterpret_cast<const float4*>(&ct.weights[s][m][0]);
+        const float norm_scale = ct.weights[s][m][4];
+        float out[8];
+#pragma unroll
+        for (int e = 0; e < 8; ++e) {
+          const float y = identity ? f32_of(r[k][0], e)
+                                   : pre.x * f32_of(r[k][0], e) + pre.y * f32_of(r[k][1], e) +
+                                         pre.z * f32_of(r[k][2], e) + pre.w * f32_of(r[k][3], e);
+          out[e] = kNorm ? round_bf16(y) * norm_scale * wv[e] : y;
+        }
+        if (t < pp.tokens) store_bf16x8(pp.layer_input + t * kHidden + d, out);
+      }
+    }
+    __syncwarp();
+    if (lane == 0) mbar_arrive(&ct.collapsed[s]);
+    // Re-arm after this thread's own wait: the next phase's bytes come only after this CTA's
+    // collapse of this tile (every warp arrived on collapsed[s]).
+    if (tid == 0) mbar_arm(&ct.weights_full[s], uint32_t(kTile * 8 * sizeof(float)));
+  }
+}
+
+template <Mode M, bool kNorm>
+__global__ void __launch_bounds__(kThreads, 1)
+    mhc_tma_kernel(const __grid_constant__ CUtensorMap map, MhcPreParams pp, DelayedArgs da) {
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  unsigned char* base = smem_raw + ((1024 - (smem_u32(smem_raw) & 1023)) & 1023);
+  unsigned char* stages = base;
+  unsigned char* b_smem = base + kStages * kStageBytes;
+  Ctrl<kNorm>& ct = *reinterpret_cast<Ctrl<kNorm>*>(b_smem + kBBytes);
+  constexpr int kP = parts<kNorm>();
+
+  namespace cg = cooperative_groups;
+  cg::cluster_group cluster = cg::this_cluster();
+  const int rank = int(cluster.block_rank());
+  const int warp = threadIdx.x / 32;
+  if (threadIdx.x == 0) {
+    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&map)) : "memory");
+    for (int s = 0; s < kStages; ++s) {
+      mbar_init_count(&ct.full[s], 1);
+      mbar_init_count(&ct.empty[s], 4);
+    }
+    for (int s = 0; s < kRing; ++s) {
+      mbar_init_count(&ct.partials_full[s], kOwned / 2);  // one arrival per token pair
+      mbar_init_count(&ct.weights_full[s], 1);
+      mbar_init_count(&ct.collapsed[s], 4);
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    for (int s = 0; s < kRing; ++s) {
+      for (int pair = 0; pair < kOwned / 2; ++pair) mbar_arm(&ct.partials_full[s], uint32_t(2 * kC * kP * sizeof(float)));
+      mbar_arm(&ct.weights_full[s], uint32_t(kTile * 8 * sizeof(float)));
+    }
+  }
+  const int64_t tiles = (pp.tokens + kTile - 1) / kTile;
+  const int64_t cluster_id = blockIdx.x / kC, clusters = gridDim.x / kC;
+  const int ntiles = cluster_id < tiles ? int((tiles - cluster_id + clusters - 1) / clusters) : 0;
+  // Producer: stage `it` of this cluster's tiles into ring slot it % kStages.
+  const int stages_total = ntiles * kSteps, early = stages_total < kStages ? stages_total : kStages;
+  // The residual stays in L2 until the collapse re-reads it (evict-first there).
+  uint64_t policy;
+  asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+  const auto produce = [&](int it) {
+    const int j = it / kSteps, v = it % kSteps, slot = it % kStages;
+    const int t0 = int((cluster_id + int64_t(j) * clusters) * kTile);
+    if (v == 0 && j >= kLoadLag)
+      mbar_wait<1000>(&ct.collapsed[(j - kLoadLag) % kRing], ((j - kLoadLag) / kRing) & 1);
+    if (it >= kStages) mbar_wait<1000>(&ct.empty[slot], ((it / kStages) & 1) ^ 1);  // the ring starts empty
+    mbar_arm(&ct.full[slot], kStageBytes);
+    const uint32_t bar = smem_u32(&ct.full[slot]), dst = smem_u32(stages) + slot * kStageBytes;
+#pragma unroll
+    for (int i = 0; i < kN; ++i) tma_load_box(dst + i * kBoxBytes, &map, rank * kDs + v * kStageD, i, t0, bar, policy);
+  };
+  // Thread 0 issues the first stages (the ring starts empty) while warps 1-11 stage fn.
+  if (threadIdx.x == 0)
+    for (int it = 0; it < early; ++it) produce(it);
+  if (warp > 0) stage_fn(pp, rank, b_smem, threadIdx.x - 32, kThreads - 32);
+  __syncthreads();
+  cluster.sync();  // every CTA's barriers are initialised before anyone pushes
+  if (warp == 0) {
+    if (threadIdx.x == 0)
+      for (int it = early; it < stages_total; ++it) produce(it);
+  } else if (warp <= kOwnerWarps) {
+    owner_loop<M, kNorm>(pp, da, ct, rank, warp - 1, cluster_id, clusters, ntiles);
+  } else if (warp < 8) {
+    mma_loop<kNorm>(ct, stages, b_smem, rank, ntiles);
+  } else {
+    collapse_loop<kNorm>(pp, ct, rank, cluster_id, clusters, ntiles, pipeline_mhc::is_delayed(M) && da.pre_mix == nullptr);
+  }
+  cluster.sync();  // no CTA leaves while its shared memory may still be written
+}
+
+// The residual [T, 4, D] as a 3-D tensor map (d, stream, token), boxes of 32 d x 1 x 64 tokens.
+inline int make_residual_map(const MhcPreParams& pp, CUtensorMap& map) {
+  static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
+    void* fn = nullptr;
+    cudaDriverEntryPointQueryResult q{};
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q) !=
+            cudaSuccess ||
+        q != cudaDriverEntryPointSuccess)
+      fn = nullptr;
+    cudaGetLastError();
+    return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
+  }();
+  if (encode == nullptr) return -1;
+  const cuuint64_t dims[3] = {cuuint64_t(kHidden), cuuint64_t(kN), cuuint64_t(pp.tokens)};
+  const cuuint64_t strides[2] = {cuuint64_t(kHidden) * 2, cuuint64_t(kN) * kHidden * 2};
+  const cuuint32_t box[3] = {cuuint32_t(kStageD), 1, cuuint32_t(kTile)};
+  const cuuint32_t elem[3] = {1, 1, 1};
+  const CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, const_cast<bf16*>(pp.residual), dims, strides,
+                            box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_64B,
+                            CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? 0 : -1;
+}
+
+template <Mode M, bool kNorm>
+int launch_variant(const MhcPreParams& pp, const DelayedArgs& da, cudaStream_t stream) {
+  const auto kernel = mhc_tma_kernel<M, kNorm>;
+  constexpr size_t kSmem = smem_bytes<kNorm>();
+  int device = 0;
+  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
+  cudaLaunchAttribute attr;
+  cudaLaunchConfig_t cfg = cluster_launch(unsigned(kC), unsigned(kThreads), unsigned(kC), kSmem, stream, attr);
+  static std::mutex mu;
+  static std::map<int, int> resident_cache;  // per device: clusters resident at once (0: cannot launch)
+  int resident = 0;
+  {
+    const std::lock_guard<std::mutex> lock(mu);
+    if (const auto it = resident_cache.find(device); it != resident_cache.end()) {
+      resident = it->second;
+    } else {
+      int max_smem = 0;
+      cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem));
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+      if (kSmem > size_t(max_smem) || cudaOccupancyMaxActiveClusters(&resident, kernel, &cfg) != cudaSuccess)
+        resident = 0;
+      cudaGetLastError();  // a refused query is an answer (0), not an error of this launch
+      resident_cache[device] = resident;
+    }
+  }
+  if (resident == 0) return -1;
+  CUtensorMap map;
+  if (make_residual_map(pp, map) != 0) return -1;
+  const int64_t tiles = (pp.tokens + kTile - 1) / kTile;
+  cfg.gridDim = dim3(unsigned((tiles < resident ? tiles : resident) * kC));
+  return int(cudaLaunchKernelEx(&cfg, kernel, map, pp, da));
+}
+
+// Launches the TMA path; -1 when it does not apply (the caller then takes the pipeline kernel).
+template <Mode M>
+int launch(const MhcPreParams& pp, cudaStream_t stream, const DelayedArgs& da = {}) {
+  static_assert(M == Mode::kPre || M == Mode::kDelayed, "mhc_pre and mhc_pre_delayed on the streams");
+  if (pp.hc_mult != kN || pp.hidden != kHidden || pp.tokens < kMinTokens || pp.tokens > int64_t(1) << 31) return -1;
+  const bool norm = pp.norm_weight != nullptr;
+  if (!aligned16(pp.residual) || !aligned16(pp.fn) || !aligned16(pp.layer_input) ||
+      (norm && !aligned16(pp.norm_weight)) || (pipeline_mhc::is_delayed(M) && da.new_pre == nullptr))
+    return -1;
+  return norm ? launch_variant<M, true>(pp, da, stream) : launch_variant<M, false>(pp, da, stream);
+}
+
+}  // namespace tma_mhc
+
+}  // namespace dsv4::cuda
