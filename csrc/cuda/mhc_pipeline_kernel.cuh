@@ -725,16 +725,37 @@ __global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedPa
       *reinterpret_cast<float4*>(fn_s + m * fn_stride + rest) = v;
     }
   } else if constexpr (E == Engine::kBf16) {
+    // 8 consecutive values an item, the loads of kBatch items in flight together: staging is on the
+    // path of every batch that runs it (one dependent L2 load a value took ~25 us at D = 4096).
     bf16* fb = reinterpret_cast<bf16*>(fn_s);
-    const int part = kRowsPad * fn_stride;
-    for (int q = threadIdx.x; q < kRowsPad * per_row; q += blockDim.x) {
-      const int m = q / per_row, rest = q % per_row, i = rest / d_slice, dl = rest % d_slice;
-      const float f = m < kRows ? __ldg(pp.fn + m * k_total + i * hidden + int64_t(rank) * d_slice + dl) : 0.0f;
-      bf16 hi, mid, lo;  // the three parts carry 24+ bits of f
-      split3_bf16(f, hi, mid, lo);
-      fb[m * fn_stride + rest] = hi;
-      fb[part + m * fn_stride + rest] = mid;
-      fb[2 * part + m * fn_stride + rest] = lo;
+    const int part = kRowsPad * fn_stride, items = kRowsPad * per_row / 8;
+    constexpr int kBatch = 4;
+    for (int q0 = threadIdx.x; q0 < items; q0 += blockDim.x * kBatch) {
+      float4 v[kBatch][2];
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) {
+        const int q = q0 + b * blockDim.x, m = q / (per_row / 8), rest = 8 * (q % (per_row / 8));
+        const int i = rest / d_slice, dl = rest % d_slice;
+        v[b][0] = v[b][1] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        if (q < items && m < kRows) {
+          const float4* src =
+              reinterpret_cast<const float4*>(pp.fn + m * k_total + i * hidden + int64_t(rank) * d_slice + dl);
+          v[b][0] = __ldg(src);
+          v[b][1] = __ldg(src + 1);
+        }
+      }
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) {
+        const int q = q0 + b * blockDim.x, m = q / (per_row / 8), rest = 8 * (q % (per_row / 8));
+        if (q >= items) break;
+        const float f[8] = {v[b][0].x, v[b][0].y, v[b][0].z, v[b][0].w, v[b][1].x, v[b][1].y, v[b][1].z, v[b][1].w};
+        alignas(16) bf16 parts[3][8];  // the three parts carry 24+ bits of f
+#pragma unroll
+        for (int e = 0; e < 8; ++e) split3_bf16(f[e], parts[0][e], parts[1][e], parts[2][e]);
+#pragma unroll
+        for (int p3 = 0; p3 < 3; ++p3)
+          *reinterpret_cast<uint4*>(fb + p3 * part + m * fn_stride + rest) = *reinterpret_cast<const uint4*>(parts[p3]);
+      }
     }
   }
   __syncthreads();

@@ -163,44 +163,35 @@ __host__ __device__ constexpr int b_block(int v, int i, int u) { return (v * kN 
 // fn's slice as B blocks in the pipeline's k order: in block (v, i, u), core row (column part * 24 + n,
 // kh) holds at element e2 = 2 c + e that part of fn[n][i D + 256 rank + 32 v + 8 c + 4 u + 2 kh + e]
 // (k = 8 kh + e2: the d that the pipeline's lane c feeds to k step u at that k). The parts are the
-// pipeline's split3_bf16 (its staged engine's bits). Consecutive threads take consecutive rows n: their 16-byte
-// stores fill whole 128-byte lines.
+// pipeline's split3_bf16 (its staged engine's bits). An item is one row's 32 d of a stage and stream
+// (whole 128-byte lines of fn); consecutive threads take consecutive rows n, so that their 16-byte
+// stores fill whole 128-byte lines of shared memory.
 __device__ __forceinline__ void stage_fn(const MhcPreParams& pp, int rank, unsigned char* b_smem, int tid,
                                          int nthreads) {
-  constexpr int kItems = kRows * kSteps * kN * 2 * 2;  // (n, v, i, u, kh)
-  constexpr int kBatch = 4;                            // items whose loads are in flight together
-  for (int q0 = tid; q0 < kItems; q0 += nthreads * kBatch) {
-    float2 v[kBatch][4];
+  constexpr int kItems = kRows * kN * kSteps;  // (n, i, v)
+  for (int q = tid; q < kItems; q += nthreads) {
+    const int n = q % kRows, i = (q / kRows) % kN, st = q / (kRows * kN);
+    const float4* src =
+        reinterpret_cast<const float4*>(pp.fn + int64_t(n) * kN * kHidden + i * kHidden + rank * kDs + st * kStageD);
+    float4 v[kStageD / 4];
 #pragma unroll
-    for (int b = 0; b < kBatch; ++b) {
-      const int q = q0 + b * nthreads;
-      if (q >= kItems) break;
-      const int n = q % kRows, rest = q / kRows, kh = rest % 2, u = (rest / 2) % 2, i = (rest / 4) % kN,
-                st = rest / (4 * kN);
-      const float* src =
-          pp.fn + int64_t(n) * kN * kHidden + i * kHidden + rank * kDs + st * kStageD + 4 * u + 2 * kh;
+    for (int k = 0; k < kStageD / 4; ++k) v[k] = __ldg(src + k);
+    const float* f = reinterpret_cast<const float*>(v);
 #pragma unroll
-      for (int c = 0; c < 4; ++c) v[b][c] = __ldg(reinterpret_cast<const float2*>(src + 8 * c));
-    }
+    for (int u = 0; u < 2; ++u)
 #pragma unroll
-    for (int b = 0; b < kBatch; ++b) {
-      const int q = q0 + b * nthreads;
-      if (q >= kItems) break;
-      const int n = q % kRows, rest = q / kRows, kh = rest % 2, u = (rest / 2) % 2, i = (rest / 4) % kN,
-                st = rest / (4 * kN);
-      bf16 parts[3][8];
+      for (int kh = 0; kh < 2; ++kh) {
+        alignas(16) bf16 parts[3][8];
 #pragma unroll
-      for (int c = 0; c < 4; ++c) {
-        pipeline_mhc::split3_bf16(v[b][c].x, parts[0][2 * c], parts[1][2 * c], parts[2][2 * c]);
-        pipeline_mhc::split3_bf16(v[b][c].y, parts[0][2 * c + 1], parts[1][2 * c + 1], parts[2][2 * c + 1]);
+        for (int e2 = 0; e2 < 8; ++e2)
+          pipeline_mhc::split3_bf16(f[8 * (e2 / 2) + 4 * u + 2 * kh + e2 % 2], parts[0][e2], parts[1][e2], parts[2][e2]);
+#pragma unroll
+        for (int part = 0; part < 3; ++part) {
+          const int col = part * kRows + n;
+          unsigned char* row = b_smem + b_block(st, i, u) * kBBlock + kh * 128 + (col / 8) * 256 + (col % 8) * 16;
+          *reinterpret_cast<uint4*>(row) = *reinterpret_cast<const uint4*>(parts[part]);
+        }
       }
-#pragma unroll
-      for (int part = 0; part < 3; ++part) {
-        const int col = part * kRows + n;
-        unsigned char* row = b_smem + b_block(st, i, u) * kBBlock + kh * 128 + (col / 8) * 256 + (col % 8) * 16;
-        *reinterpret_cast<uint4*>(row) = *reinterpret_cast<const uint4*>(parts[part]);
-      }
-    }
   }
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // the generic stores, seen by wgmma
 }
