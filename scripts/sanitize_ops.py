@@ -11,8 +11,9 @@ def main():
     dev = "cuda"
     gen = torch.Generator().manual_seed(0)
     # n = 4 with D % 256 == 0 takes the pipelined fast path: T = 300 has one tile per cluster at
-    # D = 4096 (fn from L2) and several at D = 7168 (fn staged).
-    for n, hidden, tokens in [(4, 512, 19), (4, 4096, 300), (4, 7168, 300), (4, 64, 19), (3, 65, 5), (8, 24, 3),
+    # D = 4096 (fn from L2) and several at D = 7168 (fn staged); T = 1100 at D = 4096: mhc_pre and
+    # mhc_pre_delayed on the TMA kernel (a partial last tile), the other ops staged.
+    for n, hidden, tokens in [(4, 512, 19), (4, 4096, 300), (4, 4096, 1100), (4, 7168, 300), (4, 64, 19), (3, 65, 5), (8, 24, 3),
                               (1, 7, 2), (4, 256, 0)]:
         m3 = n * (n + 2)
         r = torch.randn(tokens, n, hidden, generator=gen).bfloat16().to(dev)

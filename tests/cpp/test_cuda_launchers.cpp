@@ -193,7 +193,10 @@ INSTANTIATE_TEST_SUITE_P(Shapes, CudaMhc,
                                            MhcCase{1, 7, 2, true}, MhcCase{4, 512, 600, true},
                                            // the pipeline's engines: bf16 parts without the norm
                                            // (D = 4096), fp32 slice with 16 warps (D = 7168)
-                                           MhcCase{4, 4096, 300, false}, MhcCase{4, 7168, 150, true}),
+                                           MhcCase{4, 4096, 300, false}, MhcCase{4, 7168, 150, true},
+                                           // mhc_pre / mhc_pre_delayed from 1024 tokens at D = 4096:
+                                           // the TMA kernel (a partial last 64-token tile)
+                                           MhcCase{4, 4096, 1100, true}, MhcCase{4, 4096, 1030, false}),
                          [](const ::testing::TestParamInfo<MhcCase>& info) {
                            const MhcCase& c = info.param;
                            return "n" + std::to_string(c.n) + "_D" + std::to_string(c.hidden) + "_T" +
