@@ -509,6 +509,21 @@ __device__ __forceinline__ void tile_squares(const uint4 (&r)[2][kN], int g, flo
   }
 }
 
+// 8 consecutive d of one token: y = sum_i pre_i x_i, or stream 0 alone (identity: the delayed op
+// without pre_mix, bitwise, whatever the other streams hold), then the fused RMSNorm's rounding and
+// scale. The TMA kernel's collapse calls it too: one expression, the same bits.
+template <bool kNorm>
+__device__ __forceinline__ void collapse8(const uint4 (&r)[kN], float4 pre, float norm_scale, const float (&wv)[8],
+                                          bool identity, float (&out)[8]) {
+#pragma unroll
+  for (int e = 0; e < 8; ++e) {
+    const float y = identity ? f32_of(r[0], e)
+                             : pre.x * f32_of(r[0], e) + pre.y * f32_of(r[1], e) + pre.z * f32_of(r[2], e) +
+                                   pre.w * f32_of(r[3], e);
+    out[e] = kNorm ? round_bf16(y) * norm_scale * wv[e] : y;
+  }
+}
+
 // kEarly: the collapse's re-read of tile j - kLag is issued before the projection of tile j, so its
 // L2 latency hides behind it (needs the registers of a 12-warp CTA).
 template <Mode M, bool kNorm, Engine E, bool kEarly>
@@ -665,14 +680,7 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
         const float4 pre = *reinterpret_cast<const float4*>(&sh.weights[s][tok][0]);
         const float norm_scale = sh.weights[s][tok][4];
         float out[8];
-#pragma unroll
-        for (int e = 0; e < 8; ++e) {
-          // identity (the delayed op without pre_mix): stream 0 bitwise, whatever the others hold.
-          const float y = identity ? f32_of(r[h][0], e)
-                                   : pre.x * f32_of(r[h][0], e) + pre.y * f32_of(r[h][1], e) +
-                                         pre.z * f32_of(r[h][2], e) + pre.w * f32_of(r[h][3], e);
-          out[e] = kNorm ? round_bf16(y) * norm_scale * wv[e] : y;
-        }
+        collapse8<kNorm>(r[h], pre, norm_scale, wv, identity, out);
         if (t < pp.tokens) store_bf16x8(pp.layer_input + t * hidden + d, out);
       }
       // Re-arm after this thread's own wait: the next phase's bytes come only after this CTA

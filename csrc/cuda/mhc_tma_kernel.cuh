@@ -338,12 +338,11 @@ __device__ __forceinline__ void owner_loop(const MhcPreParams& pp, const Delayed
   }
 }
 
-// The collapse of each tile once its weights arrive, the residual re-read from L2; the pipeline's
-// expressions (y = sum_i pre_i x_i or stream 0 alone, then the fused RMSNorm's rounding and scale).
+// The collapse of each tile once its weights arrive, the residual re-read from L2 (the pipeline's
+// collapse8).
 template <bool kNorm>
 __device__ __forceinline__ void collapse_loop(const MhcPreParams& pp, Ctrl<kNorm>& ct, int rank, int64_t first_tile,
                                               int64_t tile_step, int ntiles, bool identity) {
-  using pipeline_mhc::f32_of;
   const int tid = threadIdx.x % 128, lane = tid % 32;
   const int64_t d = int64_t(rank) * kDs + 8 * (tid % 32);
   const int m0 = tid / 32;  // tokens m0, m0 + 4, ...
@@ -371,13 +370,7 @@ __device__ __forceinline__ void collapse_loop(const MhcPreParams& pp, Ctrl<kNorm
         const float4 pre = *reinterpret_cast<const float4*>(&ct.weights[s][m][0]);
         const float norm_scale = ct.weights[s][m][4];
         float out[8];
-#pragma unroll
-        for (int e = 0; e < 8; ++e) {
-          const float y = identity ? f32_of(r[k][0], e)
-                                   : pre.x * f32_of(r[k][0], e) + pre.y * f32_of(r[k][1], e) +
-                                         pre.z * f32_of(r[k][2], e) + pre.w * f32_of(r[k][3], e);
-          out[e] = kNorm ? round_bf16(y) * norm_scale * wv[e] : y;
-        }
+        pipeline_mhc::collapse8<kNorm>(r[k], pre, norm_scale, wv, identity, out);
         if (t < pp.tokens) store_bf16x8(pp.layer_input + t * kHidden + d, out);
       }
     }
