@@ -3,37 +3,52 @@
 // A block-per-row select pays a fixed chain per row (histogram clears, CUB scans of 2048 bins,
 // ~15 block barriers, walks over per-warp candidate segments): ~11 K warp instructions for a
 // 2048-wide row, so 16384 such rows were instruction-bound. Here a warp holds its row's keys in
-// registers (64 a lane; lane l has entry 32 s + l at step s, so a ballot per step follows index
-// order), counts the radix digits of topk.cu (11, 11, 10 bits, only keys on the running prefix)
-// into a warp-private 2048-bin histogram (8 KB a warp; a plain increment, so that lanes of one bin
-// aggregate in one shared atomic, and uncounted lanes go to a spare bin instead of a branch), and
-// picks each digit with two warp scans (lane totals, then the 64 bins of the lane that crosses).
-// It stops once every key on the prefix is needed, then stages every key above the prefix and the
-// lowest-index ones on it in ascending index order (topk_slot; this also satisfies
-// deterministic=True) in the freed histogram and copies them out coalesced. ~3.6 K warp
-// instructions a row (half the block design's), one read; 168 registers, so 12 warps an SM: the
-// rows are latency-bound (benchmarks/NOTES.md). A sampled floor for the first digit (fewer bins
-// per atomic) measured slower and was not kept.
+// registers (kSteps = 16, 32 or 64 a lane by the row width, so narrow rows pay for their own
+// width; lane l has entry 32 s + l at step s, so a ballot per step follows index order), counts the
+// radix digits of topk.cu (11, 11, 10 bits, only keys on the running prefix; the first pass counts
+// every key) into a warp-private 2048-bin histogram (8 KB a warp; a plain increment, so that lanes
+// of one bin aggregate in one shared atomic, and uncounted lanes go to a spare bin instead of a
+// branch), and picks each digit with two warp scans (lane totals, then the 64 bins of the lane that
+// crosses). It stops once every key on the prefix is needed, then stages every key above the prefix
+// and the lowest-index ones on it in ascending index order (topk_slot; this also satisfies
+// deterministic=True) in the freed histogram and copies them out coalesced.
+//
+// The grid is persistent and, while a warp selects, the next row of its walk lands in a per-warp
+// shared buffer by cp.async (issued as soon as the current row's keys are in registers): a row
+// read is in flight for every busy warp. The version that loaded a row only after the previous
+// one was done spent a third of its stall samples on those loads (benchmarks/NOTES.md). Entries
+// past a row's window get key 0: counted like any key, never selected (the k-th largest key is
+// >= 1 because len > k), so no pass checks the length.
 #include "../common/topk_math.h"
 #include "cuda_common.cuh"
+#include "cuda_ops.h"
 #include "topk_launch.h"
 
 namespace dsv4::cuda {
 
 namespace {
 
-constexpr int kRowSteps = 64;       // keys a lane holds
-constexpr int kRowWarps = 4;        // rows (warps) per block; three blocks an SM (168 registers)
-static_assert(kWarpRowWidth == kRowSteps * kWarp, "a row is at most one key per lane and step");
+constexpr int kRowWarps = 4;  // rows (warps) per block
+static_assert(kWarpRowWidth == 64 * kWarp, "the widest rows hold 64 keys a lane");
 
-struct WarpPick {
-  uint32_t digit, remaining, count;  // as TopkPick, with the digit instead of its rank
+// kSteps keys a lane: rows of at most 32 kSteps entries (16, 32 or 64 steps).
+template <int kSteps>
+struct alignas(16) WarpSmem {
+  uint32_t hist[kTopkBins + 4];  // the digit histogram (+ a spare bin), then the staged output
+  float row[kSteps * kWarp];     // the warp's next row, landing by cp.async
 };
+template <int kSteps>
+constexpr size_t smem_bytes() {
+  return kRowWarps * sizeof(WarpSmem<kSteps>);
+}
 
 // The bin holding the `remaining`-th largest counted key (1 <= remaining <= the total counted).
 // Bin rank r (from the largest digit) is digit 2047 - r: lane l sums the ranks [64 l, 64 l + 64),
 // bins 2048 - 64 (l + 1) .. 2047 - 64 l. The lane that crosses `remaining` is found by a scan of
 // lane totals; its 64 bins are then split two a lane and scanned again.
+struct WarpPick {
+  uint32_t digit, remaining, count;  // as TopkPick, with the digit instead of its rank
+};
 __device__ WarpPick warp_pick(const uint32_t* hist, uint32_t remaining) {
   constexpr int kPerLane = kTopkBins / kWarp;
   const uint32_t lane = threadIdx.x % kWarp;
@@ -60,21 +75,67 @@ __device__ WarpPick warp_pick(const uint32_t* hist, uint32_t remaining) {
           __shfl_sync(0xffffffffu, count, t)};
 }
 
-// One row of len (k < len <= 2048) entries at src (column stride cs) into out.
-__device__ void select_warp_row(const float* src, int64_t cs, uint32_t len, uint32_t k, uint32_t* hist,
-                                int32_t* out) {
+// Issues the copy of a row of len (<= 2048) entries at src (column stride cs) into `row`
+// (row[j] = entry j; nothing past len is read). 16-byte copies where the row is contiguous and
+// aligned, otherwise one 4-byte copy an entry.
+template <int kSteps>
+__device__ __forceinline__ void prefetch_row(const float* src, int64_t cs, uint32_t len, float* row) {
+  const uint32_t lane = threadIdx.x % kWarp;
+  const uint32_t dst = static_cast<uint32_t>(__cvta_generic_to_shared(row));
+  if (cs == 1 && (reinterpret_cast<uintptr_t>(src) & 15u) == 0) {
+    if (len == kSteps * kWarp) {  // whole row: no predicates
+#pragma unroll
+      for (int q = 0; q < kSteps / 4; ++q) {
+        const uint32_t e = 4 * (q * kWarp + lane);
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst + 4 * e), "l"(src + e) : "memory");
+      }
+    } else {
+#pragma unroll
+      for (int q = 0; q < kSteps / 4; ++q) {
+        const uint32_t e = 4 * (q * kWarp + lane);
+        const uint32_t bytes = e < len ? 4 * min(len - e, 4u) : 0u;
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst + 4 * e),
+                     "l"(bytes ? src + e : src), "r"(bytes)
+                     : "memory");
+      }
+    }
+  } else {
+    const float* at = src + int64_t(lane) * cs;
+    const int64_t step = int64_t(kWarp) * cs;
+#pragma unroll
+    for (int s = 0; s < kSteps; ++s, at += step) {
+      const uint32_t j = s * kWarp + lane;
+      asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst + 4 * j), "l"(j < len ? at : src),
+                   "r"(j < len ? 4u : 0u)
+                   : "memory");
+    }
+  }
+  asm volatile("cp.async.commit_group;" ::: "memory");
+}
+
+// Selects the k largest of a row of len (k < len <= 2048) entries whose copy is in flight into
+// w.row, writing their indices in ascending order to out; issues the next row's copy (when
+// next_src is not null) as soon as the keys are in registers.
+template <int kSteps>
+__device__ __forceinline__ void select_warp_row(WarpSmem<kSteps>& w, uint32_t len, uint32_t k, int32_t* out,
+                                                const float* next_src, int64_t cs, uint32_t next_len) {
   const uint32_t lane = threadIdx.x % kWarp, lanes_below = (1u << lane) - 1u;
-  // Every load in flight before the first key is formed. Keys are topk_row_key, 0 past len: counted
-  // like any key, never selected (the k-th largest key is >= 1 because len > k), so no pass checks
-  // the length.
-  uint32_t key[kRowSteps];
-  const float* at = src + int64_t(lane) * cs;  // one running address: 64 of them would not fit
-  const int64_t step = int64_t(kWarp) * cs;
+  asm volatile("cp.async.wait_all;" ::: "memory");
+  __syncwarp();
+  // Keys are topk_row_key, 0 past len: counted like any key, never selected (the k-th largest key
+  // is >= 1 because len > k), so no pass checks the length.
+  uint32_t key[kSteps];
+  if (len == kSteps * kWarp) {
 #pragma unroll
-  for (int s = 0; s < kRowSteps; ++s, at += step) key[s] = s * kWarp + lane < len ? __float_as_uint(__ldg(at)) : 0u;
+    for (int s = 0; s < kSteps; ++s) key[s] = topk_row_key(w.row[s * kWarp + lane]);
+  } else {
 #pragma unroll
-  for (int s = 0; s < kRowSteps; ++s)
-    key[s] = s * kWarp + lane < len ? topk_row_key(__uint_as_float(key[s])) : 0u;
+    for (int s = 0; s < kSteps; ++s) key[s] = s * kWarp + lane < len ? topk_row_key(w.row[s * kWarp + lane]) : 0u;
+  }
+  __syncwarp();  // every lane has read its entries before the next row's copy overwrites them
+  if (next_src != nullptr) prefetch_row<kSteps>(next_src, cs, next_len, w.row);
+
+  uint32_t* const hist = w.hist;
   // Keys above `prefix` under `mask` are selected, and `remaining` of the `on` keys equal to it.
   uint32_t prefix = 0, mask = 0, remaining = k, on = 0;
   for (int pass = 0; pass < kTopkRadixPasses && on != remaining; ++pass) {
@@ -83,11 +144,16 @@ __device__ void select_warp_row(const float* src, int64_t cs, uint32_t len, uint
     __syncwarp();
     const int shift = topk_digit_shift(pass);
     const uint32_t digit_mask = topk_digit_mask(pass);
+    if (pass == 0) {  // every key counted
 #pragma unroll
-    for (int s = 0; s < kRowSteps; ++s) {
-      // Lanes not counted add to a spare bin: no branch, and lanes of one bin aggregate in one atomic.
-      const bool counted = (key[s] & mask) == prefix;
-      atomicAdd(&hist[counted ? (key[s] >> shift) & digit_mask : kTopkBins], 1u);
+      for (int s = 0; s < kSteps; ++s) atomicAdd(&hist[key[s] >> 21], 1u);
+    } else {
+#pragma unroll
+      for (int s = 0; s < kSteps; ++s) {
+        // Lanes not counted add to a spare bin: no branch, and lanes of one bin aggregate in one atomic.
+        const bool counted = (key[s] & mask) == prefix;
+        atomicAdd(&hist[counted ? (key[s] >> shift) & digit_mask : kTopkBins], 1u);
+      }
     }
     __syncwarp();
     const WarpPick pick = warp_pick(hist, remaining);
@@ -103,22 +169,21 @@ __device__ void select_warp_row(const float* src, int64_t cs, uint32_t len, uint
   if (on == remaining) {  // every key at or above the prefix: one ballot a step
     uint32_t a = 0;  // selected keys at earlier steps
 #pragma unroll
-    for (int s = 0; s < kRowSteps; ++s) {
-      const uint32_t j = s * kWarp + lane;
+    for (int s = 0; s < kSteps; ++s) {
       const bool taken = (key[s] & mask) >= prefix;
       const uint32_t b = __ballot_sync(0xffffffffu, taken);
-      if (taken) staged[a + __popc(b & lanes_below)] = j;
+      if (taken) staged[a + __popc(b & lanes_below)] = s * kWarp + lane;
       a += __popc(b);
     }
   } else {
     uint32_t a = 0, e = 0;  // keys above the prefix and on it, at earlier steps
 #pragma unroll
-    for (int s = 0; s < kRowSteps; ++s) {
-      const uint32_t j = s * kWarp + lane;
+    for (int s = 0; s < kSteps; ++s) {
       const bool gt = (key[s] & mask) > prefix, eq = (key[s] & mask) == prefix;
       const uint32_t b_gt = __ballot_sync(0xffffffffu, gt), b_eq = __ballot_sync(0xffffffffu, eq);
       const uint32_t my_e = e + __popc(b_eq & lanes_below);
-      if (gt || (eq && my_e < remaining)) staged[topk_slot(a + __popc(b_gt & lanes_below), my_e, remaining)] = j;
+      if (gt || (eq && my_e < remaining))
+        staged[topk_slot(a + __popc(b_gt & lanes_below), my_e, remaining)] = s * kWarp + lane;
       a += __popc(b_gt);
       e += __popc(b_eq);
     }
@@ -128,29 +193,82 @@ __device__ void select_warp_row(const float* src, int64_t cs, uint32_t len, uint
   __syncwarp();  // the next row clears `hist`
 }
 
-__global__ void __launch_bounds__(kRowWarps * kWarp, 3) topk_warp_rows_kernel(TopKParams p) {
-  __shared__ alignas(16) uint32_t hist[kRowWarps][kTopkBins + 4];  // + the spare bin
+struct RowRef {
+  const float* src;  // the window's first entry
+  int64_t len;
+};
+__device__ __forceinline__ RowRef row_ref(const TopKParams& p, int64_t r) {
+  int64_t start = 0, len = 0;
+  topk_row_window(p, r, &start, &len);
+  return {p.logits + r * p.logits_row_stride + start * p.logits_col_stride, len};
+}
+
+// Blocks an SM holds: three at 64 keys a lane (168 registers), more for narrower rows.
+template <int kSteps>
+__global__ void __launch_bounds__(kRowWarps * kWarp, 64 / kSteps + 2) topk_warp_rows_kernel(TopKParams p) {
+  extern __shared__ uint4 smem_words[];
   const int warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp;
-  for (int64_t r = int64_t(blockIdx.x) * kRowWarps + warp; r < p.rows; r += int64_t(gridDim.x) * kRowWarps) {
-    int64_t start = 0, len = 0;
-    topk_row_window(p, r, &start, &len);
+  WarpSmem<kSteps>& w = reinterpret_cast<WarpSmem<kSteps>*>(smem_words)[warp];
+  const int64_t stride = int64_t(gridDim.x) * kRowWarps;
+  int64_t r = int64_t(blockIdx.x) * kRowWarps + warp;
+  if (r >= p.rows) return;
+  RowRef row = row_ref(p, r);
+  if (row.len > p.k) prefetch_row<kSteps>(row.src, p.logits_col_stride, uint32_t(row.len), w.row);
+  for (; r < p.rows; r += stride) {
+    const bool has_next = r + stride < p.rows;
+    const RowRef next = has_next ? row_ref(p, r + stride) : RowRef{nullptr, 0};
+    const float* next_src = has_next && next.len > p.k ? next.src : nullptr;
     int32_t* out = p.indices + r * p.indices_row_stride;
-    if (len <= p.k) {
-      for (int64_t i = lane; i < p.k; i += kWarp) out[i] = i < len ? int32_t(i) : -1;
-      continue;
+    if (row.len <= p.k) {  // no copy in flight for this row: the buffer is free
+      for (int64_t i = lane; i < p.k; i += kWarp) out[i] = i < row.len ? int32_t(i) : -1;
+      if (next_src != nullptr) prefetch_row<kSteps>(next_src, p.logits_col_stride, uint32_t(next.len), w.row);
+    } else {
+      select_warp_row(w, uint32_t(row.len), uint32_t(p.k), out, next_src, p.logits_col_stride, uint32_t(next.len));
     }
-    const float* src = p.logits + r * p.logits_row_stride + start * p.logits_col_stride;
-    select_warp_row(src, p.logits_col_stride, uint32_t(len), uint32_t(p.k), hist[warp], out);
+    row = next;
   }
+}
+
+// Blocks the device holds at once (the kernel's shared memory opted in first), asked once per
+// device: host time only and no launch, so it is safe during stream capture.
+template <int kSteps>
+int resident_blocks(int device) {
+  static PerDevice resident;
+  return resident.get(device, [](int d) {
+    int per_sm = 0;
+    const auto kernel = topk_warp_rows_kernel<kSteps>;
+    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem_bytes<kSteps>())) !=
+            cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kRowWarps * kWarp, smem_bytes<kSteps>()) !=
+            cudaSuccess)
+      return 0;
+    return per_sm * device_sm_count(d);
+  });
+}
+
+template <int kSteps>
+int launch(const TopKParams& p, cudaStream_t stream) {
+  int device = 0;
+  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
+  const int resident = resident_blocks<kSteps>(device);
+  if (resident <= 0) {
+    const cudaError_t e = cudaGetLastError();
+    return int(e != cudaSuccess ? e : cudaErrorInvalidConfiguration);
+  }
+  // Persistent: every warp walks its rows with the next one's copy in flight.
+  const int64_t blocks = (p.rows + kRowWarps - 1) / kRowWarps;
+  const unsigned grid = unsigned(blocks < resident ? blocks : resident);
+  topk_warp_rows_kernel<kSteps><<<grid, kRowWarps * kWarp, smem_bytes<kSteps>(), stream>>>(p);
+  return int(cudaGetLastError());
 }
 
 }  // namespace
 
 int top_k_warp_rows(const TopKParams& p, cudaStream_t stream) {
-  const int64_t blocks = (p.rows + kRowWarps - 1) / kRowWarps;
-  const unsigned grid = unsigned(blocks < 65535LL * 32 ? blocks : 65535LL * 32);
-  topk_warp_rows_kernel<<<grid, kRowWarps * kWarp, 0, stream>>>(p);
-  return int(cudaGetLastError());
+  if (p.rows == 0) return int(cudaGetLastError());
+  if (p.width <= 16 * kWarp) return launch<16>(p, stream);
+  if (p.width <= 32 * kWarp) return launch<32>(p, stream);
+  return launch<64>(p, stream);
 }
 
 }  // namespace dsv4::cuda

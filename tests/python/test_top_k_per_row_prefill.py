@@ -101,6 +101,30 @@ def test_64bit_row_offsets(device, width):
     check_prefill(dense, starts, ends, 512, out, True)
 
 
+@DET
+@pytest.mark.parametrize("layout", ["contiguous", "every_other_column"])
+@pytest.mark.parametrize("width", [300, 700, 2048], ids=["w300_16keys", "w700_32keys", "w2048_64keys"])
+def test_warp_rows_many_rows(device, width, layout, deterministic):
+    """More rows than the warp-per-row kernel keeps resident (1584 warps on an H100 at 2048 columns):
+    each warp walks several rows with the next one's copy in flight, at each keys-per-lane size.
+    Windows of every length (rows at most k long copy nothing and are skipped by the walk), whole
+    rows, aligned and unaligned starts (16-byte copies, or 4-byte ones), ties and NaN in some rows."""
+    g = torch.Generator().manual_seed(13 + width)
+    rows, k = 3001, 64
+    dense = torch.randn(rows, width, generator=g)
+    dense[::7] = torch.randint(0, 4, (len(range(0, rows, 7)), width), generator=g).float()  # massive ties
+    dense[3::11, ::5] = NAN
+    lens = torch.randint(0, width + 1, (rows,), generator=g)
+    lens[::5] = torch.randint(0, k + 1, (len(range(0, rows, 5)),), generator=g)
+    lens[2::5] = width
+    starts = (torch.rand(rows, generator=g) * (width - lens + 1)).floor().to(torch.int64)
+    starts[::3] = starts[::3] // 4 * 4  # 16-byte aligned in the contiguous layout
+    starts, ends = i32(starts.tolist()), i32((starts + lens).tolist())
+    logits = strided_logits(dense.to(device), layout)
+    out = run_prefill(logits, starts.to(device), ends.to(device), k, deterministic)
+    check_prefill(dense, starts, ends, k, out, deterministic)
+
+
 PATTERN_KS = {"lesson1_2000x2_5000band": [2048], "lesson1_100win_8220zeros": [2048]}
 PATTERN_CASES = [(p, k) for p in PATTERNS for k in PATTERN_KS.get(p, [512, 2048])]
 
