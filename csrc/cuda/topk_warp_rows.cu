@@ -54,9 +54,11 @@ __device__ WarpPick warp_pick(const uint32_t* hist, uint32_t remaining) {
   const uint32_t lane = threadIdx.x % kWarp;
   const uint4* mine = reinterpret_cast<const uint4*>(hist + kTopkBins - kPerLane * (lane + 1));
   uint32_t total = 0;
+  // Lane bases are 256 bytes apart: reading in the same order, the 8 lanes of a 128-byte phase
+  // would hit the same banks. Rotated by lane, they hit 8 different 16-byte bank groups.
 #pragma unroll
   for (int q = 0; q < kPerLane / 4; ++q) {
-    const uint4 w = mine[q];
+    const uint4 w = mine[(q + lane) % (kPerLane / 4)];
     total += w.x + w.y + w.z + w.w;
   }
   const uint32_t upto = warp_inclusive_sum(total, int(lane));
