@@ -1,7 +1,7 @@
 // top_k_per_row on CUDA: one block per row (few rows: a cluster of blocks per row, each taking a
-// contiguous slice; rows of at most 2048 columns: one warp per row, topk_warp_rows.cu), the path
-// chosen on the device from the row's live length (never from the padded width). Rows with
-// len <= k get 0..len-1 then -1.
+// contiguous slice; rows of at most 2048 columns: one warp per row, up to 8192 a group of warps,
+// topk_warp_rows.cu), the path chosen on the device from the row's live length (never from the
+// padded width). Rows with len <= k get 0..len-1 then -1.
 //
 // Longer rows: one streaming read with a sampled threshold, then an exact select on the few
 // candidates. Each warp owns a contiguous chunk of the row and walks it 32 entries a step (lane l
@@ -629,11 +629,13 @@ int top_k_per_row(const TopKParams& p, void* stream) {
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
   // Launch shape only (every shape gives the same results). At most 2048 columns: one warp per
-  // row. Many rows: one block per row, 512 threads (256 up to 8192 columns), so that several rows
+  // row; at most 4096: two warps; at most 8192 and few rows: four warps (topk_warp_rows.cu; many
+  // such rows went faster through the 256-thread blocks below, six an SM against three groups).
+  // Many rows: one block per row, 512 threads (256 up to 8192 columns), so that several rows
   // share an SM and one streams while another selects. Few rows (decode): 1024 threads per block
   // and, for wide rows, a cluster of up to 8 blocks per row so that about one block per SM is busy.
   // A cluster the device cannot hold falls back to one block per row.
-  if (p.width <= kWarpRowWidth) return top_k_warp_rows(p, s);
+  if (p.width <= 2 * kWarpRowWidth || (p.width <= kGroupRowWidth && p.rows < 512)) return top_k_warp_rows(p, s);
   if (p.rows >= 512) return p.width > 8192 ? launch<512, false>(p, 1, device, s) : launch<256, false>(p, 1, device, s);
   int group = 1;
   const int sms = device_sm_count(device);

@@ -7,8 +7,10 @@
 
 namespace dsv4::cuda {
 
-// Rows of at most this many columns take one warp each (topk_warp_rows.cu).
+// Rows of at most kWarpRowWidth columns take one warp each, rows of at most kGroupRowWidth two or
+// four warps (topk_warp_rows.cu).
 constexpr int kWarpRowWidth = 2048;
+constexpr int kGroupRowWidth = 4 * kWarpRowWidth;
 int top_k_warp_rows(const TopKParams& p, cudaStream_t stream);
 
 }  // namespace dsv4::cuda

@@ -1,24 +1,28 @@
-// top_k_per_row on CUDA for rows of at most 2048 columns: one warp per row, no block barriers.
+// top_k_per_row on CUDA for rows of at most 2048 columns: one warp per row, no block barriers;
+// rows of at most 4096 / 8192 columns: a group of two / four warps of one block per row.
 //
 // A block-per-row select pays a fixed chain per row (histogram clears, CUB scans of 2048 bins,
 // ~15 block barriers, walks over per-warp candidate segments): ~11 K warp instructions for a
-// 2048-wide row, so 16384 such rows were instruction-bound. Here a warp holds its row's keys in
-// registers (kSteps = 16, 32 or 64 a lane by the row width, so narrow rows pay for their own
-// width; lane l has entry 32 s + l at step s, so a ballot per step follows index order), counts the
-// radix digits of topk.cu (11, 11, 10 bits, only keys on the running prefix; the first pass counts
-// every key) into a warp-private 2048-bin histogram (8 KB a warp; a plain increment, so that lanes
-// of one bin aggregate in one shared atomic, and uncounted lanes go to a spare bin instead of a
-// branch), and picks each digit with two warp scans (lane totals, then the 64 bins of the lane that
-// crosses). It stops once every key on the prefix is needed, then stages every key above the prefix
-// and the lowest-index ones on it in ascending index order (topk_slot; this also satisfies
-// deterministic=True) in the freed histogram and copies them out coalesced.
+// 2048-wide row, so 16384 such rows were instruction-bound. Here a warp holds 32 kSteps columns
+// of a row as keys in registers (kSteps = 16, 32 or 64 a lane by the row width, so narrow rows pay
+// for their own width; lane l has column 32 s + l of its part at step s, so a ballot per step
+// follows index order), counts the radix digits of topk.cu (11, 11, 10 bits, only keys on the
+// running prefix; the first pass counts every key) into a 2048-bin histogram of the row (8 KB; a
+// plain increment, so that lanes of one bin aggregate in one shared atomic, and uncounted lanes go
+// to a spare bin instead of a branch), and picks each digit with two warp scans (lane totals, then
+// the 64 bins of the lane that crosses; every warp of a group picks the same from the shared
+// histogram, behind a named barrier of the group). It stops once every key on the prefix is
+// needed, then writes every key above the prefix and the lowest-index ones on it in ascending index
+// order (topk_slot; this also satisfies deterministic=True): one warp stages them in the freed
+// histogram and copies them out coalesced; the warps of a group count theirs first and write at
+// the offsets of the warps before them.
 //
-// The grid is persistent and, while a warp selects, the next row of its walk lands in a per-warp
-// shared buffer by cp.async (issued as soon as the current row's keys are in registers): a row
-// read is in flight for every busy warp. The version that loaded a row only after the previous
-// one was done spent a third of its stall samples on those loads (benchmarks/NOTES.md). Entries
-// past a row's window get key 0: counted like any key, never selected (the k-th largest key is
-// >= 1 because len > k), so no pass checks the length.
+// The grid is persistent and, while a warp selects, its part of the next row of the walk lands in
+// a per-warp shared buffer by cp.async (issued as soon as the current row's keys are in
+// registers): a row read is in flight for every busy warp. The version that loaded a row only after
+// the previous one was done spent a third of its stall samples on those loads (benchmarks/NOTES.md).
+// Entries past a row's window get key 0: counted like any key, never selected (the k-th largest
+// key is >= 1 because len > k), so no pass checks the length.
 #include "../common/topk_math.h"
 #include "cuda_common.cuh"
 #include "cuda_ops.h"
@@ -28,24 +32,32 @@ namespace dsv4::cuda {
 
 namespace {
 
-constexpr int kRowWarps = 4;  // rows (warps) per block
-static_assert(kWarpRowWidth == 64 * kWarp, "the widest rows hold 64 keys a lane");
+constexpr int kBlockWarps = 4;  // warps per block
+static_assert(kWarpRowWidth == 64 * kWarp, "the widest rows of one warp hold 64 keys a lane");
+static_assert(kGroupRowWidth == 4 * kWarpRowWidth, "the widest rows take the four warps of a block");
 
-// kSteps keys a lane: rows of at most 32 kSteps entries (16, 32 or 64 steps).
-template <int kSteps>
-struct alignas(16) WarpSmem {
-  uint32_t hist[kTopkBins + 4];  // the digit histogram (+ a spare bin), then the staged output
-  float row[kSteps * kWarp];     // the warp's next row, landing by cp.async
+// kSteps keys a lane; kGroup warps share a row, warp p of the group holding its columns
+// [32 kSteps p, 32 kSteps (p + 1)). Per block: a histogram per row (+ a spare bin; one warp a row:
+// then the staged output), per group the warps' counts of selected keys, per warp its part's next
+// copy.
+template <int kSteps, int kGroup>
+struct alignas(16) BlockSmem {
+  static constexpr int kRows = kBlockWarps / kGroup;
+  uint32_t hist[kRows][kTopkBins + 4];
+  uint32_t counts[kRows][kGroup][2];
+  alignas(16) float row[kBlockWarps][kSteps * kWarp];
 };
-template <int kSteps>
-constexpr size_t smem_bytes() {
-  return kRowWarps * sizeof(WarpSmem<kSteps>);
+
+// Orders the warps of a group (one warp: the warp itself); slot picks the group's named barrier.
+template <int kGroup>
+__device__ __forceinline__ void group_sync(int slot) {
+  if constexpr (kGroup == 1) {
+    __syncwarp();
+  } else {
+    asm volatile("bar.sync %0, %1;" ::"r"(1 + slot), "n"(kGroup * kWarp) : "memory");
+  }
 }
 
-// The bin holding the `remaining`-th largest counted key (1 <= remaining <= the total counted).
-// Bin rank r (from the largest digit) is digit 2047 - r: lane l sums the ranks [64 l, 64 l + 64),
-// bins 2048 - 64 (l + 1) .. 2047 - 64 l. The lane that crosses `remaining` is found by a scan of
-// lane totals; its 64 bins are then split two a lane and scanned again.
 struct WarpPick {
   uint32_t digit, remaining, count;  // as TopkPick, with the digit instead of its rank
 };
@@ -115,35 +127,41 @@ __device__ __forceinline__ void prefetch_row(const float* src, int64_t cs, uint3
   asm volatile("cp.async.commit_group;" ::: "memory");
 }
 
-// Selects the k largest of a row of len (k < len <= 2048) entries whose copy is in flight into
-// w.row, writing their indices in ascending order to out; issues the next row's copy (when
-// next_src is not null) as soon as the keys are in registers.
-template <int kSteps>
-__device__ __forceinline__ void select_warp_row(WarpSmem<kSteps>& w, uint32_t len, uint32_t k, int32_t* out,
-                                                const float* next_src, int64_t cs, uint32_t next_len) {
+// A row's selection by its group. Warp `part` holds the row's columns from 32 kSteps part on, of
+// which `len` (<= 32 kSteps) are in the window and are in flight into `row`; the row has k <
+// row_len entries. Writes the indices of the k largest in ascending order to out; issues the copy of
+// this warp's part of the next row (when next_src is not null) as soon as the keys are in
+// registers.
+template <int kSteps, int kGroup>
+__device__ __forceinline__ void select_row(BlockSmem<kSteps, kGroup>& sm, int slot, int part, uint32_t len,
+                                           uint32_t k, int32_t* out, const float* next_src, int64_t cs,
+                                           uint32_t next_len) {
   const uint32_t lane = threadIdx.x % kWarp, lanes_below = (1u << lane) - 1u;
+  const uint32_t first = uint32_t(part) * kSteps * kWarp;  // this warp's first column
+  float* const row = sm.row[threadIdx.x / kWarp];
   asm volatile("cp.async.wait_all;" ::: "memory");
   __syncwarp();
-  // Keys are topk_row_key, 0 past len: counted like any key, never selected (the k-th largest key
-  // is >= 1 because len > k), so no pass checks the length.
+  // Keys are topk_row_key, 0 past the window: counted like any key, never selected (the k-th
+  // largest key is >= 1 because the row has more than k entries), so no pass checks the length.
   uint32_t key[kSteps];
   if (len == kSteps * kWarp) {
 #pragma unroll
-    for (int s = 0; s < kSteps; ++s) key[s] = topk_row_key(w.row[s * kWarp + lane]);
+    for (int s = 0; s < kSteps; ++s) key[s] = topk_row_key(row[s * kWarp + lane]);
   } else {
 #pragma unroll
-    for (int s = 0; s < kSteps; ++s) key[s] = s * kWarp + lane < len ? topk_row_key(w.row[s * kWarp + lane]) : 0u;
+    for (int s = 0; s < kSteps; ++s) key[s] = s * kWarp + lane < len ? topk_row_key(row[s * kWarp + lane]) : 0u;
   }
   __syncwarp();  // every lane has read its entries before the next row's copy overwrites them
-  if (next_src != nullptr) prefetch_row<kSteps>(next_src, cs, next_len, w.row);
+  if (next_src != nullptr) prefetch_row<kSteps>(next_src, cs, next_len, row);
 
-  uint32_t* const hist = w.hist;
+  uint32_t* const hist = sm.hist[slot];
   // Keys above `prefix` under `mask` are selected, and `remaining` of the `on` keys equal to it.
   uint32_t prefix = 0, mask = 0, remaining = k, on = 0;
   for (int pass = 0; pass < kTopkRadixPasses && on != remaining; ++pass) {
 #pragma unroll
-    for (int q = lane; q < kTopkBins / 4; q += kWarp) reinterpret_cast<uint4*>(hist)[q] = make_uint4(0, 0, 0, 0);
-    __syncwarp();
+    for (int q = part * kWarp + lane; q < kTopkBins / 4; q += kGroup * kWarp)
+      reinterpret_cast<uint4*>(hist)[q] = make_uint4(0, 0, 0, 0);
+    group_sync<kGroup>(slot);
     const int shift = topk_digit_shift(pass);
     const uint32_t digit_mask = topk_digit_mask(pass);
     if (pass == 0) {  // every key counted
@@ -157,42 +175,66 @@ __device__ __forceinline__ void select_warp_row(WarpSmem<kSteps>& w, uint32_t le
         atomicAdd(&hist[counted ? (key[s] >> shift) & digit_mask : kTopkBins], 1u);
       }
     }
-    __syncwarp();
-    const WarpPick pick = warp_pick(hist, remaining);
-    __syncwarp();  // every lane has read the histogram before the next pass clears it
+    group_sync<kGroup>(slot);
+    const WarpPick pick = warp_pick(hist, remaining);  // every warp of the group, the same pick
+    group_sync<kGroup>(slot);  // every warp has read the histogram before the next pass clears it
     prefix |= pick.digit << shift;
     mask |= digit_mask << shift;
     remaining = pick.remaining;
     on = pick.count;
   }
-  // The selection goes to `hist` (free now; k < len <= 2048 slots) in output order, then out in
-  // coalesced stores.
-  uint32_t* const staged = hist;
+  // Output slots before this warp's part: the selected keys of the group's earlier warps (above the
+  // prefix, and on it). One warp: none, and the selection is staged in `hist` (free now; k < len
+  // <= 2048 slots) and copied out in coalesced stores; a group writes out directly.
+  uint32_t a = 0, e = 0;
+  if constexpr (kGroup > 1) {
+    uint32_t n_gt = 0, n_eq = 0;  // every key on the prefix taken: n_gt counts them all
+    if (on == remaining) {
+#pragma unroll
+      for (int s = 0; s < kSteps; ++s) n_gt += __popc(__ballot_sync(0xffffffffu, (key[s] & mask) >= prefix));
+    } else {
+#pragma unroll
+      for (int s = 0; s < kSteps; ++s) {
+        n_gt += __popc(__ballot_sync(0xffffffffu, (key[s] & mask) > prefix));
+        n_eq += __popc(__ballot_sync(0xffffffffu, (key[s] & mask) == prefix));
+      }
+    }
+    if (lane == 0) {
+      sm.counts[slot][part][0] = n_gt;
+      sm.counts[slot][part][1] = n_eq;
+    }
+    group_sync<kGroup>(slot);
+    for (int q = 0; q < part; ++q) {
+      a += sm.counts[slot][q][0];
+      e += sm.counts[slot][q][1];
+    }
+  }
+  int32_t* const dst = kGroup == 1 ? reinterpret_cast<int32_t*>(hist) : out;
   if (on == remaining) {  // every key at or above the prefix: one ballot a step
-    uint32_t a = 0;  // selected keys at earlier steps
 #pragma unroll
     for (int s = 0; s < kSteps; ++s) {
       const bool taken = (key[s] & mask) >= prefix;
       const uint32_t b = __ballot_sync(0xffffffffu, taken);
-      if (taken) staged[a + __popc(b & lanes_below)] = s * kWarp + lane;
+      if (taken) dst[a + __popc(b & lanes_below)] = int32_t(first + s * kWarp + lane);
       a += __popc(b);
     }
   } else {
-    uint32_t a = 0, e = 0;  // keys above the prefix and on it, at earlier steps
 #pragma unroll
     for (int s = 0; s < kSteps; ++s) {
       const bool gt = (key[s] & mask) > prefix, eq = (key[s] & mask) == prefix;
       const uint32_t b_gt = __ballot_sync(0xffffffffu, gt), b_eq = __ballot_sync(0xffffffffu, eq);
       const uint32_t my_e = e + __popc(b_eq & lanes_below);
       if (gt || (eq && my_e < remaining))
-        staged[topk_slot(a + __popc(b_gt & lanes_below), my_e, remaining)] = s * kWarp + lane;
+        dst[topk_slot(a + __popc(b_gt & lanes_below), my_e, remaining)] = int32_t(first + s * kWarp + lane);
       a += __popc(b_gt);
       e += __popc(b_eq);
     }
   }
-  __syncwarp();
-  for (uint32_t i = lane; i < k; i += kWarp) out[i] = int32_t(staged[i]);
-  __syncwarp();  // the next row clears `hist`
+  if constexpr (kGroup == 1) {
+    __syncwarp();
+    for (uint32_t i = lane; i < k; i += kWarp) out[i] = dst[i];
+  }
+  group_sync<kGroup>(slot);  // the next row clears `hist` (one warp) and rewrites `counts`
 }
 
 struct RowRef {
@@ -205,27 +247,44 @@ __device__ __forceinline__ RowRef row_ref(const TopKParams& p, int64_t r) {
   return {p.logits + r * p.logits_row_stride + start * p.logits_col_stride, len};
 }
 
-// Blocks an SM holds: three at 64 keys a lane (168 registers), more for narrower rows.
+// This warp's part of a row: its first entry and how many of its 32 kSteps columns are in the window.
 template <int kSteps>
-__global__ void __launch_bounds__(kRowWarps * kWarp, 64 / kSteps + 2) topk_warp_rows_kernel(TopKParams p) {
+__device__ __forceinline__ RowRef part_of(const TopKParams& p, RowRef row, int part) {
+  const int64_t first = int64_t(part) * kSteps * kWarp;
+  const int64_t left = row.len - first;
+  return {row.src + first * p.logits_col_stride, left < 0 ? 0 : (left < kSteps * kWarp ? left : kSteps * kWarp)};
+}
+
+// Blocks an SM holds: three at 64 keys a lane (168 registers), more for narrower rows.
+template <int kSteps, int kGroup>
+__global__ void __launch_bounds__(kBlockWarps * kWarp, 64 / kSteps + 2) topk_warp_rows_kernel(TopKParams p) {
+  using Smem = BlockSmem<kSteps, kGroup>;
   extern __shared__ uint4 smem_words[];
+  Smem& sm = *reinterpret_cast<Smem*>(smem_words);
   const int warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp;
-  WarpSmem<kSteps>& w = reinterpret_cast<WarpSmem<kSteps>*>(smem_words)[warp];
-  const int64_t stride = int64_t(gridDim.x) * kRowWarps;
-  int64_t r = int64_t(blockIdx.x) * kRowWarps + warp;
-  if (r >= p.rows) return;
+  const int slot = warp / kGroup, part = warp % kGroup;
+  float* const buf = sm.row[warp];
+  const int64_t stride = int64_t(gridDim.x) * Smem::kRows;
+  int64_t r = int64_t(blockIdx.x) * Smem::kRows + slot;
+  if (r >= p.rows) return;  // the whole group: a group shares its rows
   RowRef row = row_ref(p, r);
-  if (row.len > p.k) prefetch_row<kSteps>(row.src, p.logits_col_stride, uint32_t(row.len), w.row);
+  if (row.len > p.k) {
+    const RowRef mine = part_of<kSteps>(p, row, part);
+    prefetch_row<kSteps>(mine.src, p.logits_col_stride, uint32_t(mine.len), buf);
+  }
   for (; r < p.rows; r += stride) {
     const bool has_next = r + stride < p.rows;
     const RowRef next = has_next ? row_ref(p, r + stride) : RowRef{nullptr, 0};
-    const float* next_src = has_next && next.len > p.k ? next.src : nullptr;
+    const RowRef next_mine = part_of<kSteps>(p, next, part);
+    const float* next_src = has_next && next.len > p.k ? next_mine.src : nullptr;
     int32_t* out = p.indices + r * p.indices_row_stride;
     if (row.len <= p.k) {  // no copy in flight for this row: the buffer is free
-      for (int64_t i = lane; i < p.k; i += kWarp) out[i] = i < row.len ? int32_t(i) : -1;
-      if (next_src != nullptr) prefetch_row<kSteps>(next_src, p.logits_col_stride, uint32_t(next.len), w.row);
+      for (int64_t i = part * kWarp + lane; i < p.k; i += kGroup * kWarp) out[i] = i < row.len ? int32_t(i) : -1;
+      if (next_src != nullptr) prefetch_row<kSteps>(next_src, p.logits_col_stride, uint32_t(next_mine.len), buf);
     } else {
-      select_warp_row(w, uint32_t(row.len), uint32_t(p.k), out, next_src, p.logits_col_stride, uint32_t(next.len));
+      const RowRef mine = part_of<kSteps>(p, row, part);
+      select_row<kSteps, kGroup>(sm, slot, part, uint32_t(mine.len), uint32_t(p.k), out, next_src,
+                                 p.logits_col_stride, uint32_t(next_mine.len));
     }
     row = next;
   }
@@ -233,34 +292,35 @@ __global__ void __launch_bounds__(kRowWarps * kWarp, 64 / kSteps + 2) topk_warp_
 
 // Blocks the device holds at once (the kernel's shared memory opted in first), asked once per
 // device: host time only and no launch, so it is safe during stream capture.
-template <int kSteps>
+template <int kSteps, int kGroup>
 int resident_blocks(int device) {
   static PerDevice resident;
   return resident.get(device, [](int d) {
     int per_sm = 0;
-    const auto kernel = topk_warp_rows_kernel<kSteps>;
-    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(smem_bytes<kSteps>())) !=
-            cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kRowWarps * kWarp, smem_bytes<kSteps>()) !=
-            cudaSuccess)
+    constexpr size_t kSmem = sizeof(BlockSmem<kSteps, kGroup>);
+    const auto kernel = topk_warp_rows_kernel<kSteps, kGroup>;
+    if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem)) != cudaSuccess ||
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlockWarps * kWarp, kSmem) != cudaSuccess)
       return 0;
     return per_sm * device_sm_count(d);
   });
 }
 
-template <int kSteps>
+template <int kSteps, int kGroup>
 int launch(const TopKParams& p, cudaStream_t stream) {
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
-  const int resident = resident_blocks<kSteps>(device);
+  const int resident = resident_blocks<kSteps, kGroup>(device);
   if (resident <= 0) {
     const cudaError_t e = cudaGetLastError();
     return int(e != cudaSuccess ? e : cudaErrorInvalidConfiguration);
   }
-  // Persistent: every warp walks its rows with the next one's copy in flight.
-  const int64_t blocks = (p.rows + kRowWarps - 1) / kRowWarps;
+  // Persistent: every group walks its rows with the next one's copy in flight.
+  constexpr int kRows = BlockSmem<kSteps, kGroup>::kRows;
+  const int64_t blocks = (p.rows + kRows - 1) / kRows;
   const unsigned grid = unsigned(blocks < resident ? blocks : resident);
-  topk_warp_rows_kernel<kSteps><<<grid, kRowWarps * kWarp, smem_bytes<kSteps>(), stream>>>(p);
+  topk_warp_rows_kernel<kSteps, kGroup>
+      <<<grid, kBlockWarps * kWarp, sizeof(BlockSmem<kSteps, kGroup>), stream>>>(p);
   return int(cudaGetLastError());
 }
 
@@ -268,9 +328,11 @@ int launch(const TopKParams& p, cudaStream_t stream) {
 
 int top_k_warp_rows(const TopKParams& p, cudaStream_t stream) {
   if (p.rows == 0) return int(cudaGetLastError());
-  if (p.width <= 16 * kWarp) return launch<16>(p, stream);
-  if (p.width <= 32 * kWarp) return launch<32>(p, stream);
-  return launch<64>(p, stream);
+  if (p.width <= 16 * kWarp) return launch<16, 1>(p, stream);
+  if (p.width <= 32 * kWarp) return launch<32, 1>(p, stream);
+  if (p.width <= kWarpRowWidth) return launch<64, 1>(p, stream);
+  if (p.width <= 2 * kWarpRowWidth) return launch<64, 2>(p, stream);
+  return launch<64, 4>(p, stream);
 }
 
 }  // namespace dsv4::cuda

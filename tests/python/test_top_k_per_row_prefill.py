@@ -83,7 +83,7 @@ def test_zero_strides(device):
     assert torch.equal(out.cpu(), torch.arange(32, dtype=torch.int32).repeat(3, 1))
 
 
-@pytest.mark.parametrize("width", [4096, 2048], ids=["block_rows", "warp_rows"])
+@pytest.mark.parametrize("width", [8200, 4096, 2048], ids=["block_rows", "group_rows", "warp_rows"])
 def test_64bit_row_offsets(device, width):
     """Row 1 starts 2^31 elements into the buffer (8 GiB of untouched virtual memory on the CPU):
     32-bit offset arithmetic would read row 0 or fault."""
@@ -103,14 +103,16 @@ def test_64bit_row_offsets(device, width):
 
 @DET
 @pytest.mark.parametrize("layout", ["contiguous", "every_other_column"])
-@pytest.mark.parametrize("width", [300, 700, 2048], ids=["w300_16keys", "w700_32keys", "w2048_64keys"])
+@pytest.mark.parametrize("width", [300, 700, 2048, 3001, 8192],
+                         ids=["w300_16keys", "w700_32keys", "w2048_64keys", "w3001_2warps", "w8192_4warps"])
 def test_warp_rows_many_rows(device, width, layout, deterministic):
     """More rows than the warp-per-row kernel keeps resident (1584 warps on an H100 at 2048 columns):
-    each warp walks several rows with the next one's copy in flight, at each keys-per-lane size.
+    each warp (or group of 2 or 4 warps) walks several rows with the next one's copy in flight, at
+    each keys-per-lane size.
     Windows of every length (rows at most k long copy nothing and are skipped by the walk), whole
     rows, aligned and unaligned starts (16-byte copies, or 4-byte ones), ties and NaN in some rows."""
     g = torch.Generator().manual_seed(13 + width)
-    rows, k = 3001, 64
+    rows, k = (509 if width > 4096 else 3001), 64  # four-warp groups take fewer than 512 rows
     dense = torch.randn(rows, width, generator=g)
     dense[::7] = torch.randint(0, 4, (len(range(0, rows, 7)), width), generator=g).float()  # massive ties
     dense[3::11, ::5] = NAN
@@ -130,12 +132,13 @@ PATTERN_CASES = [(p, k) for p in PATTERNS for k in PATTERN_KS.get(p, [512, 2048]
 
 
 @DET
-@pytest.mark.parametrize("width", [6000, 2048], ids=["w6000", "w2048_warp_rows"])
+@pytest.mark.parametrize("width", [10000, 6000, 2048], ids=["w10000_block_rows", "w6000_group_rows", "w2048_warp_rows"])
 @pytest.mark.parametrize("pattern,k", PATTERN_CASES, ids=[f"{p}-k{k}" for p, k in PATTERN_CASES])
 def test_value_patterns(device, pattern, k, width, deterministic):
     """§9 rows that break radix selects: all-equal, narrow bands, top 22 bits shared, massive ties,
     ReLU rows (few winners, thousands of zeros) and both §7 lesson-1 inputs (full window in row 0);
-    on block rows (6000) and warp rows (2048, with k halved where it would take whole rows)."""
+    on block rows (10000), group rows (6000: four warps) and warp rows (2048), with k halved where it
+    would take whole rows."""
     logits = pattern_rows(pattern, 3, width, seed=k)
     k = min(k, width // 2)
     width = logits.shape[1]
