@@ -40,9 +40,11 @@ def main():
                 ops.mhc_post_hc_head(x, r, post, comb, fn[:n], sc[:1], base[:n], norm_weight=norm, streams_out=stash)
         ops.sinkhorn(torch.randn(tokens, n, n).to(dev), 3, 1e-6)
     # Few wide rows take the cluster path (DSMEM), many rows the one-block path, rows up to 2048
-    # columns one warp each.
+    # columns one warp each (16, 32 or 64 keys a lane), up to 4096 two warps, up to 8192 (fewer
+    # than 512 rows) four warps; more rows than resident warps walk with the next row in flight.
     for rows, width, k in [(6, 3000, 64), (3, 100, 128), (0, 10, 4), (2, 16384, 256), (520, 2100, 64),
-                           (700, 2048, 512), (5, 1999, 700)]:  # the last two: warp rows
+                           (700, 2048, 512), (5, 1999, 700), (1700, 300, 32), (3000, 2048, 512),
+                           (511, 8192, 1024), (6, 6000, 64)]:
         logits = torch.randn(rows, width).to(dev)
         starts = torch.randint(0, 50, (rows,), dtype=torch.int32).to(dev)
         ends = torch.randint(0, width, (rows,), dtype=torch.int32).to(dev)
