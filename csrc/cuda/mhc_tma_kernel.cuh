@@ -71,6 +71,9 @@ constexpr int kLoadLag = 2;                // tile j loads after this CTA collap
 constexpr int kOwned = kTile / kC;         // tokens of a tile each CTA owns
 constexpr int kOwnerWarps = 3;
 constexpr int kThreads = 384;              // producer + owners, the wgmma warpgroup, the collapse warpgroup
+constexpr int kOwnerRegs = 104;            // per thread, producer and owners (setmaxnreg)
+constexpr int kProjectionRegs = 232;       // the wgmma warpgroup; the collapse keeps the launch's 168
+static_assert(kOwnerRegs + kProjectionRegs + 168 <= 65536 / 128, "the register file holds the three warpgroups");
 constexpr int kRows = kN * (kN + 2);       // 24 projections
 constexpr int kCols = 3 * kRows;           // the wgmma N: fn's hi | mid | lo parts of the 24 rows
 constexpr int kGram = pipeline_mhc::kGram;
@@ -443,12 +446,18 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (warp > 0) stage_fn(pp, rank, b_smem, threadIdx.x - 32, kThreads - 32);
   __syncthreads();
   cluster.sync();  // every CTA's barriers are initialised before anyone pushes
-  if (warp == 0) {
-    if (threadIdx.x == 0)
-      for (int it = early; it < stages_total; ++it) produce(it);
-  } else if (warp <= kOwnerWarps) {
-    owner_loop<M, kNorm>(pp, da, ct, rank, warp - 1, cluster_id, clusters, ntiles);
+  // Registers by warpgroup (setmaxnreg; 168 each at launch): the producer and owners give theirs to
+  // the projection, whose stage (36 chain + 32 operand + 12 + 2 x 10 sum registers) spilled at 168.
+  if (warp < 4) {
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kOwnerRegs));
+    if (warp == 0) {
+      if (threadIdx.x == 0)
+        for (int it = early; it < stages_total; ++it) produce(it);
+    } else {
+      owner_loop<M, kNorm>(pp, da, ct, rank, warp - 1, cluster_id, clusters, ntiles);
+    }
   } else if (warp < 8) {
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kProjectionRegs));
     mma_loop<kNorm>(ct, stages, b_smem, rank, ntiles);
   } else {
     collapse_loop<kNorm>(pp, ct, rank, cluster_id, clusters, ntiles, pipeline_mhc::is_delayed(M) && da.pre_mix == nullptr);
