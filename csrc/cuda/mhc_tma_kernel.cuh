@@ -71,9 +71,16 @@ constexpr int kLoadLag = 2;                // tile j loads after this CTA collap
 constexpr int kOwned = kTile / kC;         // tokens of a tile each CTA owns
 constexpr int kOwnerWarps = 3;
 constexpr int kThreads = 384;              // producer + owners, the wgmma warpgroup, the collapse warpgroup
-constexpr int kOwnerRegs = 104;            // per thread, producer and owners (setmaxnreg)
-constexpr int kProjectionRegs = 232;       // the wgmma warpgroup; the collapse keeps the launch's 168
-static_assert(kOwnerRegs + kProjectionRegs + 168 <= 65536 / 128, "the register file holds the three warpgroups");
+// Registers per thread by warpgroup (setmaxnreg): the CTA keeps the launch's 168 a thread (ptxas's
+// cap at 384 threads, one CTA per SM); the producer and owners give theirs to the projection, the
+// collapse keeps 168. An increase that the CTA's registers cannot cover never returns (a kernel
+// asking for 88 + 256 + 168 hung): the sum must stay within the launch's allocation.
+constexpr int kLaunchRegs = 168;
+constexpr int kOwnerRegs = 104;
+constexpr int kProjectionRegs = 232;
+constexpr int kCollapseRegs = kLaunchRegs;
+static_assert(kOwnerRegs + kProjectionRegs + kCollapseRegs <= kThreads / 128 * kLaunchRegs,
+              "setmaxnreg moves registers within the CTA's launch allocation");
 constexpr int kRows = kN * (kN + 2);       // 24 projections
 constexpr int kCols = 3 * kRows;           // the wgmma N: fn's hi | mid | lo parts of the 24 rows
 constexpr int kGram = pipeline_mhc::kGram;
@@ -446,8 +453,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   if (warp > 0) stage_fn(pp, rank, b_smem, threadIdx.x - 32, kThreads - 32);
   __syncthreads();
   cluster.sync();  // every CTA's barriers are initialised before anyone pushes
-  // Registers by warpgroup (setmaxnreg; 168 each at launch): the producer and owners give theirs to
-  // the projection, whose stage (36 chain + 32 operand + 12 + 2 x 10 sum registers) spilled at 168.
+  // Registers by warpgroup (kOwnerRegs): the projection's stage (36 chain + 32 operand + 12 + 2 x 10
+  // sum registers) spilled at 168 with the fused norm.
   if (warp < 4) {
     asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kOwnerRegs));
     if (warp == 0) {
