@@ -39,9 +39,11 @@
 // own collapse of tile j - kRing, which needed every owner's weights of that tile, i.e. every owner
 // had consumed that slot. Tile j is loaded only after this CTA collapsed tile j - kLoadLag, and its
 // boxes are kept in L2 (evict-last), so that the collapse's re-read hits L2.
-// Measured (H100, D = 4096, T = 16384, benchmarks/NOTES.md): 480 us, 47 % of the floor (the
-// pipeline: 655); the projection warpgroup is the bound (~1.0 K cycles of wgmma and 0.74 K of
-// squares a stage against ~1 K at the roof).
+// The projection warpgroup takes registers from the producer/owner warpgroup (setmaxnreg): at the
+// launch's 168 a thread its stage spilled with the fused norm.
+// Measured (H100, D = 4096, T = 16384, benchmarks/NOTES.md): 406 us, 55 % of the floor (the
+// pipeline: 655; 480 before setmaxnreg); the projection warpgroup is the bound (~1.0 K cycles of
+// wgmma and 0.74 K of squares a stage against ~1 K at the roof).
 #pragma once
 
 #include <cuda.h>
