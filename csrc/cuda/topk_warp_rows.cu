@@ -61,6 +61,11 @@ __device__ __forceinline__ void group_sync(int slot) {
 struct WarpPick {
   uint32_t digit, remaining, count;  // as TopkPick, with the digit instead of its rank
 };
+
+// The bin holding the `remaining`-th largest counted key (1 <= remaining <= the total counted).
+// Bin rank r (from the largest digit) is digit 2047 - r: lane l sums the ranks [64 l, 64 l + 64),
+// bins 2048 - 64 (l + 1) .. 2047 - 64 l. The lane that crosses `remaining` is found by a scan of
+// lane totals; its 64 bins are then split two a lane and scanned again.
 __device__ WarpPick warp_pick(const uint32_t* hist, uint32_t remaining) {
   constexpr int kPerLane = kTopkBins / kWarp;
   const uint32_t lane = threadIdx.x % kWarp;
@@ -89,7 +94,7 @@ __device__ WarpPick warp_pick(const uint32_t* hist, uint32_t remaining) {
           __shfl_sync(0xffffffffu, count, t)};
 }
 
-// Issues the copy of a row of len (<= 2048) entries at src (column stride cs) into `row`
+// Issues the copy of a row part of len (<= 32 kSteps) entries at src (column stride cs) into `row`
 // (row[j] = entry j; nothing past len is read). 16-byte copies where the row is contiguous and
 // aligned, otherwise one 4-byte copy an entry.
 template <int kSteps>
@@ -252,7 +257,8 @@ template <int kSteps>
 __device__ __forceinline__ RowRef part_of(const TopKParams& p, RowRef row, int part) {
   const int64_t first = int64_t(part) * kSteps * kWarp;
   const int64_t left = row.len - first;
-  return {row.src + first * p.logits_col_stride, left < 0 ? 0 : (left < kSteps * kWarp ? left : kSteps * kWarp)};
+  if (left <= 0) return {row.src, 0};  // nothing of the window: no address past it is formed
+  return {row.src + first * p.logits_col_stride, left < kSteps * kWarp ? left : kSteps * kWarp};
 }
 
 // Blocks an SM holds: three at 64 keys a lane (168 registers), more for narrower rows.
