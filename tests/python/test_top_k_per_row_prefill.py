@@ -108,9 +108,9 @@ def test_64bit_row_offsets(device, width):
 def test_warp_rows_many_rows(device, width, layout, deterministic):
     """More rows than the warp-per-row kernel keeps resident (1584 warps on an H100 at 2048 columns):
     each warp (or group of 2 or 4 warps) walks several rows with the next one's copy in flight, at
-    each keys-per-lane size.
-    Windows of every length (rows at most k long copy nothing and are skipped by the walk), whole
-    rows, aligned and unaligned starts (16-byte copies, or 4-byte ones), ties and NaN in some rows."""
+    each keys-per-lane size. Windows of every length (rows at most k long copy nothing and are
+    skipped by the walk), whole rows, aligned and unaligned starts (16-byte copies, or 4-byte ones),
+    ties and NaN in some rows."""
     g = torch.Generator().manual_seed(13 + width)
     rows, k = (509 if width > 4096 else 3001), 64  # four-warp groups take fewer than 512 rows
     dense = torch.randn(rows, width, generator=g)
