@@ -225,7 +225,7 @@ TEST(CudaTopK, PrefillMatchesCpuBitwiseInDeterministicMode) {
 }
 
 // Wide rows: >= 512 rows stream one row per 512-thread block, fewer take decode clusters of up to 8
-// blocks. Every shape against the CPU launcher (bitwise when deterministic, as sets otherwise),
+// blocks; rows of at most 8192 take warps or warp groups. Every shape against the CPU launcher (bitwise when deterministic, as sets otherwise),
 // with ties around every eighth of the row (cluster slices, warp chunks and sample windows meet
 // there), NaN / inf rows, massive ties (one first-digit bin holds most of a row), strided logits,
 // clamped windows, and k past the candidate buffer (segments overflow: blocks walk their slices).
@@ -320,7 +320,14 @@ INSTANTIATE_TEST_SUITE_P(
                       LongRowCase{"k_20000_of_70000", 512, 70000, 20000},
                       LongRowCase{"prefill_2048x131072", 2048, 131072, 1024},
                       LongRowCase{"decode_64x262144", 64, 262144, 2048, 1, 0, true},
-                      LongRowCase{"decode_200x50000", 200, 50000, 512, 1, 0, true}),
+                      LongRowCase{"decode_200x50000", 200, 50000, 512, 1, 0, true},
+                      // Rows of at most 8192 (topk_warp_rows.cu): more rows than resident warps or
+                      // groups, so they walk with the next row in flight; 16 / 64 keys a lane, two
+                      // warps (4-byte copies: stride 2), four warps (fewer than 512 rows).
+                      LongRowCase{"warp_rows_500_unaligned_pitch", 2000, 500, 64, 1, 1},
+                      LongRowCase{"warp_rows_2048", 3000, 2048, 512},
+                      LongRowCase{"group2_4000_col_stride2", 1800, 4000, 512, 2, 3},
+                      LongRowCase{"group4_decode_500x8192", 500, 8192, 1024, 1, 0, true}),
     [](const ::testing::TestParamInfo<LongRowCase>& info) { return std::string(info.param.name); });
 
 // Whole buffers (8 spare cells each, every cell preset to -1 on both sides; fill -7) equal the CPU
