@@ -14,8 +14,8 @@
 // in shared memory (staged) or is read from L2 when the cluster runs one tile (decode); see Engine
 // for its forms (bf16 hi/mid/lo parts with bf16 mma where they fit, else tf32 hi + lo; either way
 // exact to fp32, not TF32; decode splits fn as prefill does for the same D, so bits never depend
-// on T). The sum of squares and the Gram matrix run on the tensor cores too (the diagonal of
-// X_i X_k^T). Roles:
+// on T). The sum of squares and the Gram matrix run on CUDA cores with the bf16 parts and on the
+// tensor cores with tf32 (tile_squares). Roles:
 //  - worker warps, iteration j: project tile j, reduce it over
 //    the CTA's warps and push the CTA partial of every token to the token's owner CTA with
 //    st.async (the bytes complete the owner's mbarrier); then collapse tile j - kLag, whose pre
@@ -482,30 +482,63 @@ __host__ __device__ constexpr size_t staged_bytes(int d_slice) {
                               : 3 * size_t(kRowsPad) * staged_row_stride<E>(d_slice) * sizeof(bf16);
 }
 
-// Sum of squares / Gram entry G_ik of tokens g and g + 8 over the lane quad's 32 d: the diagonal
-// of X_i X_k^T, with X_k's loaded words as the B operand (B's column n = token n); the lane with
-// c == g / 2 holds both diagonal entries (sq[h][q]: token g + 8 h, entry q). Each entry's chain
-// starts from zero. The TMA kernel calls this on the same words (same bits).
-template <bool kNorm>
+// Sum of squares / Gram entry G_ik of tokens g and g + 8 over the lane quad's 32 d (sq[h][q]: token
+// g + 8 h, entry q; the lane with c == g / 2 holds it, kFma: every lane of the quad). Two forms, one
+// per arithmetic family, each used by every kernel of that family:
+//  - kFma (the bf16 engines and the TMA kernel, D = 4096): each lane's fp32 FMA chain over its 8 d
+//    in d order, then the quad's butterfly sum ((a0 + a1) + (a2 + a3) on every lane, up to
+//    commutation). On CUDA cores so that the TMA kernel runs it beside its wgmma chain instead of
+//    queueing mma.sync behind it; it also holds fewer registers than the mma form in the bf16
+//    engines (their decode engine's spill fell from 80 to 4 bytes).
+//  - otherwise (the tf32 engines, D != 4096) on tensor cores: the diagonal of X_i X_k^T with X_k's
+//    loaded words as the B operand (B's column n = token n), each entry's chain from zero. The FMA
+//    form spilled there (the tf32 projection keeps more registers live).
+template <bool kNorm, bool kFma>
 __device__ __forceinline__ void tile_squares(const uint4 (&r)[2][kN], int g, float (&sq)[2][kNorm ? kGram : 1]) {
-  const auto gram = [&](float (&lo)[4], float (&hi)[4], int i, int k) {
-    const uint4 &a0 = r[0][i], &a1 = r[1][i], &b0 = r[0][k], &b1 = r[1][k];
-    mma_bf16(lo, a0.x, a1.x, a0.y, a1.y, b0.x, b0.y);
-    mma_bf16(lo, a0.z, a1.z, a0.w, a1.w, b0.z, b0.w);
-    mma_bf16(hi, a0.x, a1.x, a0.y, a1.y, b1.x, b1.y);
-    mma_bf16(hi, a0.z, a1.z, a0.w, a1.w, b1.z, b1.w);
-  };
+  constexpr int kSq = kNorm ? kGram : 1;
+  if constexpr (kFma) {
 #pragma unroll
-  for (int q = 0; q < (kNorm ? kGram : 1); ++q) {
-    float lo[4] = {}, hi[4] = {};
-    if constexpr (kNorm) {
-      gram(lo, hi, gram_i(q), gram_k(q));
-    } else {
+    for (int h = 0; h < 2; ++h) {
+      float s[kSq] = {};
 #pragma unroll
-      for (int i = 0; i < kN; ++i) gram(lo, hi, i, i);  // positive terms: one chain is exact enough
+      for (int e = 0; e < 8; ++e) {  // d outer: 4 live values, not 32
+        float x[kN];
+#pragma unroll
+        for (int i = 0; i < kN; ++i) x[i] = f32_of(r[h][i], e);
+        if constexpr (kNorm) {
+#pragma unroll
+          for (int q = 0; q < kSq; ++q) s[q] = fmaf(x[gram_i(q)], x[gram_k(q)], s[q]);
+        } else {
+#pragma unroll
+          for (int i = 0; i < kN; ++i) s[0] = fmaf(x[i], x[i], s[0]);  // positive terms: one chain
+        }
+      }
+#pragma unroll
+      for (int q = 0; q < kSq; ++q) {
+        const float v = s[q] + __shfl_xor_sync(0xffffffffu, s[q], 1);
+        sq[h][q] = v + __shfl_xor_sync(0xffffffffu, v, 2);
+      }
     }
-    sq[0][q] = (g & 1) ? lo[1] : lo[0];
-    sq[1][q] = (g & 1) ? hi[3] : hi[2];
+  } else {
+    const auto gram = [&](float (&lo)[4], float (&hi)[4], int i, int k) {
+      const uint4 &a0 = r[0][i], &a1 = r[1][i], &b0 = r[0][k], &b1 = r[1][k];
+      mma_bf16(lo, a0.x, a1.x, a0.y, a1.y, b0.x, b0.y);
+      mma_bf16(lo, a0.z, a1.z, a0.w, a1.w, b0.z, b0.w);
+      mma_bf16(hi, a0.x, a1.x, a0.y, a1.y, b1.x, b1.y);
+      mma_bf16(hi, a0.z, a1.z, a0.w, a1.w, b1.z, b1.w);
+    };
+#pragma unroll
+    for (int q = 0; q < kSq; ++q) {
+      float lo[4] = {}, hi[4] = {};
+      if constexpr (kNorm) {
+        gram(lo, hi, gram_i(q), gram_k(q));
+      } else {
+#pragma unroll
+        for (int i = 0; i < kN; ++i) gram(lo, hi, i, i);  // positive terms: one chain is exact enough
+      }
+      sq[0][q] = (g & 1) ? lo[1] : lo[0];
+      sq[1][q] = (g & 1) ? hi[3] : hi[2];
+    }
   }
 }
 
@@ -554,7 +587,7 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
       if (j + 1 < ntiles) load_tile<M>(p, tile + tile_step, d, g, next);
       apply_post<M>(p, tile, d, g, cur);
 
-      // 1. Projection and the sum of squares (or the Gram matrix), all on tensor cores. Tensor cores
+      // 1. Projection on tensor cores, then the sum of squares (or the Gram matrix). Tensor cores
       // truncate when they accumulate, so chains start from zero for every warp's slice and are added
       // with rounded fp32 adds: the truncation never compounds along k beyond 8 k16 steps.
       float acc[kNTiles][4] = {};
@@ -629,9 +662,10 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
           }
         }
       }
+
       constexpr int kSq = kNorm ? kGram : 1;
       float sq[2][kSq];
-      tile_squares<kNorm>(cur.r, g, sq);
+      tile_squares<kNorm, bf16_parts(E)>(cur.r, g, sq);
 
       // 2. Lanes -> warp partials -> CTA partial of each token -> the token's owner.
 #pragma unroll

@@ -29,21 +29,24 @@
 // Warp roles:
 //  - warp 0: TMA producer over a ring of kStages stages (lane 0; warps 1-11 stage fn meanwhile);
 //  - warps 4-7 (a warpgroup, 16 tokens a warp): per stage the lane words from the box, 8 wgmma
-//    m64n72k16, the squares (or the 4x4 Gram matrix for the fused RMSNorm) on mma.sync; per tile
-//    each token's CTA partial goes to its owner CTA (token % 16) by st.async;
+//    m64n72k16, and while they run the squares (or the 4x4 Gram matrix for the fused RMSNorm) on
+//    CUDA cores; per tile each token's CTA partial goes to its owner CTA (token % 16) by st.async;
 //  - warps 1-3: owners; the two token pairs of a tile (16 lanes a token) go round them: the 16
 //    partials of a token summed in rank order, the pre weights and the norm scale pushed to every
 //    CTA first, then the sigmoids and the 16-lane Sinkhorn of comb (the pipeline's owner_mixes);
-//  - warps 8-11: the collapse of each tile once its weights arrive, the residual re-read from L2.
+//  - warps 8-11: the collapse of each tile once its weights arrive, the residual re-read from L2
+//    (the next tile's first loads issued before its weights are waited for).
 // Rings of kRing slots carry partials and weights; a CTA pushes tile j's partials only after its
 // own collapse of tile j - kRing, which needed every owner's weights of that tile, i.e. every owner
 // had consumed that slot. Tile j is loaded only after this CTA collapsed tile j - kLoadLag, and its
 // boxes are kept in L2 (evict-last), so that the collapse's re-read hits L2.
 // The projection warpgroup takes registers from the producer/owner warpgroup (setmaxnreg): at the
 // launch's 168 a thread its stage spilled with the fused norm.
-// Measured (H100, D = 4096, T = 16384, benchmarks/NOTES.md): 406 us, 55 % of the floor (the
-// pipeline: 655; 480 before setmaxnreg); the projection warpgroup is the bound (~1.0 K cycles of
-// wgmma and 0.74 K of squares a stage against ~1 K at the roof).
+// Measured (H100, D = 4096, T = 16384, benchmarks/NOTES.md): ~395 us, 57 % of the floor (the
+// pipeline: 655). The projection is not the bound: with its wgmma removed the kernel ran 375 us. The
+// bound is the cycle that the L2 re-read imposes: tile j loads only after the collapse of tile
+// j - 2 (TMA and projection ~9 us, owners ~2.5 us, collapse ~6.5 us: ~10 us a tile), and a longer
+// lag measured slower (the re-read starts missing L2).
 #pragma once
 
 #include <cuda.h>
@@ -283,6 +286,11 @@ __device__ __forceinline__ void mma_loop(Ctrl<kNorm>& ct, const unsigned char* s
                     db0 + uint64_t((b_block(v, i, u) * kBBlock) >> 4), i + u);
       }
       wgmma_commit();
+      // The squares on CUDA cores while the chain is in flight (wgmma only reads the words).
+      float ssq[2][kSq];
+      pipeline_mhc::tile_squares<kNorm, true>(r, lane / 4, ssq);
+      __syncwarp();
+      if (lane == 0) mbar_arrive(&ct.empty[slot]);  // the words are in registers: the slot may refill
       wgmma_wait_all();
       // The stage's (= pipeline worker's) partial: (lo + mid) + hi; then the stages in order (the
       // pipeline's CTA sum over its workers starts from worker 0's partial).
@@ -291,10 +299,6 @@ __device__ __forceinline__ void mma_loop(Ctrl<kNorm>& ct, const unsigned char* s
         const float s = (chain[q + 24] + chain[q + 12]) + chain[q];
         acc[q] = v == 0 ? s : acc[q] + s;
       }
-      float ssq[2][kSq];
-      pipeline_mhc::tile_squares<kNorm>(r, lane / 4, ssq);
-      __syncwarp();
-      if (lane == 0) mbar_arrive(&ct.empty[slot]);  // the words are in registers: the slot may refill
 #pragma unroll
       for (int h = 0; h < 2; ++h)
 #pragma unroll
@@ -366,20 +370,27 @@ __device__ __forceinline__ void collapse_loop(const MhcPreParams& pp, Ctrl<kNorm
   float wv[8] = {};
   if (kNorm) load_bf16x8(pp.norm_weight + d, wv);
   constexpr int kBatch = 8;  // tokens whose loads are in flight together
+  // The next batch's loads are issued as soon as the registers are free: the first batch of tile
+  // j + 1 before the wait for its weights (its boxes are in L2 by the time tile j is collapsed), so
+  // that the collapse starts on loaded values when the weights arrive.
+  uint4 r[kBatch][kN];
+  const auto load_batch = [&](int64_t tile, int b) {
+#pragma unroll
+    for (int k = 0; k < kBatch; ++k) {
+      const int64_t t = tile * kTile + m0 + 4 * (b + k);
+#pragma unroll
+      for (int i = 0; i < kN; ++i)
+        r[k][i] = t < pp.tokens ? __ldcs(reinterpret_cast<const uint4*>(pp.residual + (t * kN + i) * kHidden + d))
+                                : make_uint4(0, 0, 0, 0);
+    }
+  };
+  if (ntiles > 0) load_batch(first_tile, 0);
   for (int j = 0; j < ntiles; ++j) {
     const int s = j % kRing;
     const int64_t tile = first_tile + j * tile_step;
     mbar_wait<1000>(&ct.weights_full[s], (j / kRing) & 1);
+#pragma unroll
     for (int b = 0; b < kTile / 4; b += kBatch) {
-      uint4 r[kBatch][kN];
-#pragma unroll
-      for (int k = 0; k < kBatch; ++k) {
-        const int64_t t = tile * kTile + m0 + 4 * (b + k);
-#pragma unroll
-        for (int i = 0; i < kN; ++i)
-          r[k][i] = t < pp.tokens ? __ldcs(reinterpret_cast<const uint4*>(pp.residual + (t * kN + i) * kHidden + d))
-                                  : make_uint4(0, 0, 0, 0);
-      }
 #pragma unroll
       for (int k = 0; k < kBatch; ++k) {
         const int m = m0 + 4 * (b + k);
@@ -390,6 +401,10 @@ __device__ __forceinline__ void collapse_loop(const MhcPreParams& pp, Ctrl<kNorm
         pipeline_mhc::collapse8<kNorm>(r[k], pre, norm_scale, wv, identity, out);
         if (t < pp.tokens) store_bf16x8(pp.layer_input + t * kHidden + d, out);
       }
+      if (b + kBatch < kTile / 4)
+        load_batch(tile, b + kBatch);
+      else if (j + 1 < ntiles)
+        load_batch(tile + tile_step, 0);
     }
     __syncwarp();
     if (lane == 0) mbar_arrive(&ct.collapsed[s]);
