@@ -662,7 +662,6 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
           }
         }
       }
-
       constexpr int kSq = kNorm ? kGram : 1;
       float sq[2][kSq];
       tile_squares<kNorm, bf16_parts(E)>(cur.r, g, sq);
