@@ -35,18 +35,21 @@
 //    partials of a token summed in rank order, the pre weights and the norm scale pushed to every
 //    CTA first, then the sigmoids and the 16-lane Sinkhorn of comb (the pipeline's owner_mixes);
 //  - warps 8-11: the collapse of each tile once its weights arrive, the residual re-read from L2
-//    (the next tile's first loads issued before its weights are waited for).
+//    (the next tile's first loads issued before its weights are waited for); for mhc_pre_delayed
+//    without the norm, whose collapse waits for nothing, per stage from the ring (ring_collapse).
 // Rings of kRing slots carry partials and weights; a CTA pushes tile j's partials only after its
 // own collapse of tile j - kRing, which needed every owner's weights of that tile, i.e. every owner
-// had consumed that slot. Tile j is loaded only after this CTA collapsed tile j - kLoadLag, and its
-// boxes are kept in L2 (evict-last), so that the collapse's re-read hits L2.
+// had consumed that slot. Tile j is loaded only after this CTA collapsed tile j - kLoadLag (not for
+// the ring collapse, which holds the ring slots itself), and its boxes are kept in L2 (evict-last),
+// so that the collapse's re-read hits L2.
 // The projection warpgroup takes registers from the producer/owner warpgroup (setmaxnreg): at the
 // launch's 168 a thread its stage spilled with the fused norm.
 // Measured (H100, D = 4096, T = 16384, benchmarks/NOTES.md): ~395 us, 57 % of the floor (the
 // pipeline: 655). The projection is not the bound: with its wgmma removed the kernel ran 375 us. The
 // bound is the cycle that the L2 re-read imposes: tile j loads only after the collapse of tile
 // j - 2 (TMA and projection ~9 us, owners ~2.5 us, collapse ~6.5 us: ~10 us a tile), and a longer
-// lag measured slower (the re-read starts missing L2).
+// lag measured slower (the re-read starts missing L2). The ring collapse has no such cycle:
+// mhc_pre_delayed without the norm, T = 16384, 290 us (78 % of the floor; 346 re-reading).
 #pragma once
 
 #include <cuda.h>
@@ -94,6 +97,16 @@ constexpr int kBBytes = kSteps * kN * 2 * kBBlock;
 // Shortest batch this kernel takes; shorter ones run on the pipeline kernel (same bits). Measured on
 // the H100 (benchmarks/NOTES.md, session 2026-11-26 (2)).
 constexpr int64_t kMinTokens = 1024;
+
+// mhc_pre_delayed without the fused norm: the collapse needs nothing this op computes (the carried
+// pre_mix weights it), so it reads each stage from the ring beside the projection, and the residual
+// is read once. With the norm, the scale needs the tile's Gram matrix: the re-read collapse stays
+// (a ring collapse that stored round_bf16(y) and rescaled it from L2 two tiles later measured slower,
+// benchmarks/NOTES.md).
+template <Mode M, bool kNorm>
+constexpr bool ring_collapse() {
+  return M == Mode::kDelayed && !kNorm;
+}
 
 template <bool kNorm>
 constexpr int parts() {  // floats per token and rank: the projections, then sum_sq or the Gram matrix
@@ -414,6 +427,94 @@ __device__ __forceinline__ void collapse_loop(const MhcPreParams& pp, Ctrl<kNorm
   }
 }
 
+// collapse8<false>'s bits (8 d of one token, y = sum_i pre_i x_i, or stream 0 alone) with the
+// rounding written out as the compiler contracts collapse8's expression in the pipeline and the
+// re-read collapse (pre_y x_1 rounded, then pre_x x_0, pre_z x_2, pre_w x_3 fused in turn: their PTX).
+// Left to the compiler, the ring collapse's context fused it differently and a token got other bits
+// than in the pipeline (test_cuda_batch_invariant_across_kernels). Writing the rounding out in
+// collapse8 itself made ptxas spill 188 bytes in the re-read collapse (mhc_pre 4 % slower).
+__device__ __forceinline__ void ring_collapse8(const uint4 (&r)[kN], float4 pre, bool identity, float (&out)[8]) {
+  using pipeline_mhc::f32_of;
+#pragma unroll
+  for (int e = 0; e < 8; ++e)
+    out[e] = identity ? f32_of(r[0], e)
+                      : __fmaf_rn(pre.w, f32_of(r[3], e),
+                                  __fmaf_rn(pre.z, f32_of(r[2], e), __fmaf_rn(pre.x, f32_of(r[0], e),
+                                                                             __fmul_rn(pre.y, f32_of(r[1], e)))));
+}
+
+// The ring collapse (ring_collapse()): per stage, 2 of its 64 tokens x 4 chunks of 8 d a thread,
+// read from the boxes beside the projection (the slot frees once both warpgroups arrived) and
+// weighted by the carried pre_mix (ring_collapse8: the pipeline's bits). Tile j's
+// weights (unused here) still mean "every owner consumed tile j's partials": the slot-reuse signal
+// (collapsed) that the projection waits for is given two tiles late, once they are surely there.
+__device__ __forceinline__ void ring_collapse_loop(const MhcPreParams& pp, const DelayedArgs& da, Ctrl<false>& ct,
+                                                   const unsigned char* stages, int rank, int64_t first_tile,
+                                                   int64_t tile_step, int ntiles) {
+  constexpr int kLag = 2;  // tiles between a tile's stages and its signal
+  const int tid = threadIdx.x % 128, lane = tid % 32, c = tid % 4;
+  const uint32_t stages_u32 = smem_u32(stages);
+  const bool identity = da.pre_mix == nullptr;
+  const int64_t d0 = int64_t(rank) * kDs + 8 * c;  // the thread's d in a stage: d0 + v * kStageD
+  const auto token = [&](int j, int h) { return (first_tile + j * tile_step) * kTile + tid / 4 + 32 * h; };
+  const auto tile_done = [&](int j) {
+    const int s = j % kRing;
+    mbar_wait<1000>(&ct.weights_full[s], (j / kRing) & 1);
+    __syncwarp();
+    if (lane == 0) mbar_arrive(&ct.collapsed[s]);
+    if (tid == 0) mbar_arm(&ct.weights_full[s], uint32_t(kTile * 8 * sizeof(float)));
+  };
+  const auto load_pre = [&](int j, float4 (&pre)[2]) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int64_t t = token(j, h);
+      float w[kN] = {};
+      if (!identity && j < ntiles && t < pp.tokens)
+#pragma unroll
+        for (int i = 0; i < kN; ++i) w[i] = __ldg(da.pre_mix + t * kN + i);
+      pre[h] = make_float4(w[0], w[1], w[2], w[3]);
+    }
+  };
+  float4 pre[2], pre_next[2];
+  load_pre(0, pre);
+  for (int j = 0; j < ntiles; ++j) {
+    if (j >= kLag) tile_done(j - kLag);
+    for (int v = 0; v < kSteps; ++v) {
+      const int it = j * kSteps + v, slot = it % kStages;
+      mbar_wait(&ct.full[slot], (it / kStages) & 1);
+      uint4 r[2][kN];
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int m = tid / 4 + 32 * h;
+        const uint32_t row = stages_u32 + slot * kStageBytes + m * 64 + ((c ^ ((m >> 1) & 3)) * 16);
+#pragma unroll
+        for (int i = 0; i < kN; ++i)
+          asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                       : "=r"(r[h][i].x), "=r"(r[h][i].y), "=r"(r[h][i].z), "=r"(r[h][i].w)
+                       : "r"(row + i * kBoxBytes));
+      }
+      // The slot is released once the words are used (as the projection does), not right after
+      // their loads were issued: that version gave one token a wrong stage, always a tile's last,
+      // in about 1 of 10 runs at T = 901 .. 1500 (the next box landing before the loads read?);
+      // this one none in 9 + 436 runs (benchmarks/NOTES.md).
+      float out[2][8];
+#pragma unroll
+      for (int h = 0; h < 2; ++h) ring_collapse8(r[h], pre[h], identity, out[h]);
+      __syncwarp();
+      if (lane == 0) mbar_arrive(&ct.empty[slot]);
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int64_t t = token(j, h);
+        if (t < pp.tokens) store_bf16x8(pp.layer_input + t * kHidden + d0 + v * kStageD, out[h]);
+      }
+      if (v == 0) load_pre(j + 1, pre_next);  // the next tile's weights, in flight during this one
+    }
+#pragma unroll
+    for (int h = 0; h < 2; ++h) pre[h] = pre_next[h];
+  }
+  for (int j = ntiles > kLag ? ntiles - kLag : 0; j < ntiles; ++j) tile_done(j);
+}
+
 template <Mode M, bool kNorm>
 __global__ void __launch_bounds__(kThreads, 1)
     mhc_tma_kernel(const __grid_constant__ CUtensorMap map, MhcPreParams pp, DelayedArgs da) {
@@ -432,7 +533,7 @@ __global__ void __launch_bounds__(kThreads, 1)
     asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&map)) : "memory");
     for (int s = 0; s < kStages; ++s) {
       mbar_init_count(&ct.full[s], 1);
-      mbar_init_count(&ct.empty[s], 4);
+      mbar_init_count(&ct.empty[s], ring_collapse<M, kNorm>() ? 8 : 4);  // the consuming warps
     }
     for (int s = 0; s < kRing; ++s) {
       mbar_init_count(&ct.partials_full[s], kOwned / 2);  // one arrival per token pair
@@ -450,13 +551,15 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int ntiles = cluster_id < tiles ? int((tiles - cluster_id + clusters - 1) / clusters) : 0;
   // Producer: stage `it` of this cluster's tiles into ring slot it % kStages.
   const int stages_total = ntiles * kSteps, early = stages_total < kStages ? stages_total : kStages;
-  // The residual stays in L2 until the collapse re-reads it (evict-first there).
+  // The residual stays in L2 until the collapse re-reads it (evict-first there). The ring collapse
+  // reads it once, but with evict-first the 256-byte promotion's second half was gone before the
+  // next stage's box used it: 1.43x the residual's bytes came from HBM (benchmarks/NOTES.md).
   uint64_t policy;
   asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
   const auto produce = [&](int it) {
     const int j = it / kSteps, v = it % kSteps, slot = it % kStages;
     const int t0 = int((cluster_id + int64_t(j) * clusters) * kTile);
-    if (v == 0 && j >= kLoadLag)
+    if (!ring_collapse<M, kNorm>() && v == 0 && j >= kLoadLag)
       mbar_wait<1000>(&ct.collapsed[(j - kLoadLag) % kRing], ((j - kLoadLag) / kRing) & 1);
     if (it >= kStages) mbar_wait<1000>(&ct.empty[slot], ((it / kStages) & 1) ^ 1);  // the ring starts empty
     mbar_arm(&ct.full[slot], kStageBytes);
@@ -483,6 +586,8 @@ __global__ void __launch_bounds__(kThreads, 1)
   } else if (warp < 8) {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kProjectionRegs));
     mma_loop<kNorm>(ct, stages, b_smem, rank, ntiles);
+  } else if constexpr (ring_collapse<M, kNorm>()) {
+    ring_collapse_loop(pp, da, ct, stages, rank, cluster_id, clusters, ntiles);
   } else {
     collapse_loop<kNorm>(pp, ct, rank, cluster_id, clusters, ntiles, pipeline_mhc::is_delayed(M) && da.pre_mix == nullptr);
   }

@@ -34,6 +34,11 @@ CASES = [
     # cluster, T not a multiple of the 16-token tile (lag and ring edges).
     Case((2077,), 4, 4096, norm=True),
     Case((1500,), 4, 4096, rms_eps=1e-20),
+    # The TMA kernel's ring collapse (n = 4, D = 4096, no norm, from 1024 tokens): 2-3 tiles a
+    # cluster (the two-tile signal lag), a partial last tile, many tiles.
+    Case((1024,), 4, 4096),
+    Case((1025,), 4, 4096, repeat=7),
+    Case((2629,), 4, 4096, pre_eps=0.25),
     Case((700,), 4, 7168, norm=True),
     Case((2, 3), 4, 256, norm=True, rms_eps=1e-20),
     Case((), 4, 513, norm=True),
