@@ -35,17 +35,20 @@ def main():
     print(f"copy bandwidth: {bw / 1e12:.2f} TB/s (read + write)", flush=True)
     compiled = {op: SPECS[op].baseline(compiled=True) for op in args.ops} if not args.no_compile else {}
     rows = []
-    for op in args.ops:
+    # mhc_pre_delayed also without the fused norm: its collapse then reads the residual once (the TMA
+    # kernel's ring collapse), a different kernel path from the normed one.
+    variants = [(op, norm) for op in args.ops for norm in ((True, False) if op == "mhc_pre_delayed" else (True,))]
+    for op, norm in variants:
         for hidden in args.hidden:
             for tokens in args.tokens:
-                a = mhc_args(op, tokens, hidden, "cuda")
+                a = mhc_args(op, tokens, hidden, "cuda", norm=norm)
                 ra = mhc_ref_args(op, a)
                 graph = tokens <= 64
                 t_ours = time_cuda(lambda: OPS[op](*a), graph=graph, inner=20 if graph else 1).median
                 nbytes = mhc_floor_bytes(op, tokens, hidden)
                 floor = nbytes / bw
-                row = {"op": op, "D": hidden, "T": tokens, "ours_us": t_ours * 1e6, "floor_us": floor * 1e6,
-                       "pct_floor": 100 * floor / t_ours, "GBps": nbytes / t_ours / 1e9}
+                row = {"op": op if norm else f"{op} (no norm)", "D": hidden, "T": tokens, "ours_us": t_ours * 1e6,
+                       "floor_us": floor * 1e6, "pct_floor": 100 * floor / t_ours, "GBps": nbytes / t_ours / 1e9}
                 if not args.no_ref:
                     t_eager = time_cuda(lambda: REF[op](*ra), reps=10 if tokens >= 16384 else 30).median
                     row["eager_us"], row["x_eager"] = t_eager * 1e6, t_eager / t_ours

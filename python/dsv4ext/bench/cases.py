@@ -93,18 +93,18 @@ def mhc_floor_bytes(op: str, tokens: int, hidden: int) -> int:
     return tokens * MHC_BYTES_PER_TOKEN[op] * hidden
 
 
-def mhc_args(op: str, tokens: int, hidden: int, device: str) -> tuple:
+def mhc_args(op: str, tokens: int, hidden: int, device: str, norm: bool = True) -> tuple:
     """Positional arguments of torch.ops.dsv4ext.<op> at n = 4: random bf16 streams, fn scaled to
-    unit-variance mixes, the fused RMSNorm on for mhc_pre, mhc_pre_delayed and mhc_fused_post_pre_delayed
-    (carried entry: a pre_mix given) and mhc_fused_post_pre, the final norm and the MTP stash on for
-    mhc_post_hc_head."""
+    unit-variance mixes, the fused RMSNorm on (norm=False: off) for mhc_pre, mhc_pre_delayed and
+    mhc_fused_post_pre_delayed (carried entry: a pre_mix given) and mhc_fused_post_pre, the final norm
+    and the MTP stash on for mhc_post_hc_head."""
     m3 = N * (N + 2)
     residual = torch.randn(tokens, N, hidden, device=device).bfloat16()
     fn = torch.randn(m3, N * hidden, device=device) / (N * hidden) ** 0.5
     scale, base = torch.randn(3, device=device) * 0.5, torch.randn(m3, device=device) * 0.5
     if op == "hc_head":
         return (residual, fn[:N], scale[:1], base[:N], 1e-6, 1e-6)
-    norm_weight = torch.randn(hidden, device=device).bfloat16()
+    norm_weight = torch.randn(hidden, device=device).bfloat16() if norm else None
     pre = (fn, scale, base, *SCALARS, norm_weight, 1e-6)
     if op == "mhc_pre":
         return (residual, *pre)
