@@ -24,7 +24,10 @@
 //
 // mhc_pre_delayed (kDelayed) is kPre with three differences: pass 1 projects x (one D-wide stream,
 // fn of width D) when given; thread tt stores the new pre weights and takes the carried pre_mix
-// as the collapse weights; without a pre_mix pass 2 collapses stream 0 alone (weight 1: exact).
+// as the collapse weights; without a pre_mix the collapse takes stream 0 alone (weight 1: exact).
+// On the streams the collapse needs nothing this op computes, so pass 1 does it with the loads it
+// already holds (the same sums in the same order as pass 2's) and pass 2 is skipped: the residual
+// is read once. The broadcast entry (x given) and n = 1 still collapse in pass 2.
 // mhc_fused_post_pre_delayed (kFusedDelayed, DeepSeek-V4.1's seam) is kFused's pass 0 (residual_out
 // stored, the passes below read it) with kDelayed's per-token step and collapse (no x at a seam).
 //
@@ -161,11 +164,24 @@ __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre
         });
       }
 
-      // Pass 1: projections and sums of squares of the tile's tokens.
+      // Pass 1: projections and sums of squares of the tile's tokens; for the delayed ops on the
+      // streams (not the broadcast entry), also the collapse with the carried weights, which need
+      // nothing of this pass: pass 2 then has nothing left to do and the residual is read once.
+      // n = 1 keeps pass 2: its 4-token tiles' 32 extra sums spilled to scratch (the ISA check).
+      constexpr bool kPass1Collapse = is_delayed(M) && N > 1;
+      const bool collapse_in_pass1 = kPass1Collapse && !broadcast;  // uniform
       float acc[kTokens * kSums];
 #pragma unroll
       for (int s = 0; s < kTokens * kSums; ++s) acc[s] = 0.0f;
+      float ss[kTokens];  // per token, sum of y^2 over this thread's chunks (the fused RMSNorm)
+#pragma unroll
+      for (int tt = 0; tt < kTokens; ++tt) ss[tt] = 0.0f;
       for_own_chunks(chunks, tid, [&](int64_t c0) {
+        float y[kPass1Collapse ? kTokens : 1][kW];  // collapse_in_pass1: collapse_chunk's sums, same order
+#pragma unroll
+        for (int tt = 0; tt < (kPass1Collapse ? kTokens : 1); ++tt)
+#pragma unroll
+          for (int e = 0; e < kW; ++e) y[tt][e] = 0.0f;
         // One stream at a time (not unrolled): one stream's chunk per token is in registers.
 #pragma unroll 1
         for (int i = 0; i < proj_streams; ++i) {
@@ -188,6 +204,14 @@ __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre
             }
 #pragma unroll
             for (int e = 0; e < kW; ++e) acc[tt * kSums + kRows] += v[tt][e] * v[tt][e];
+            if constexpr (kPass1Collapse) {
+              // Without a pre_mix, stream 0 alone with weight 1 (collapse_chunk<1>): exact.
+              if (collapse_in_pass1 && tt < live && (!identity || i == 0)) {
+                const float w = identity ? 1.0f : d.pre_mix[(t0 + tt) * N + i];  // uniform: a scalar load
+#pragma unroll
+                for (int e = 0; e < kW; ++e) y[tt][e] += w * v[tt][e];
+              }
+            }
           }
           // Down the fn rows, each row's base pinned and the next derived from it, so no
           // per-row base is precomputed and held (kRows of them would spill).
@@ -201,6 +225,17 @@ __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre
             for (int tt = 0; tt < kTokens; ++tt)
 #pragma unroll
               for (int e = 0; e < kW; ++e) acc[tt * kSums + m] += v[tt][e] * f[e];
+          }
+        }
+        if constexpr (kPass1Collapse) {
+          if (collapse_in_pass1) {
+#pragma unroll
+            for (int tt = 0; tt < kTokens; ++tt) {
+              if (tt >= live) break;
+#pragma unroll
+              for (int e = 0; e < kW; ++e) ss[tt] += y[tt][e] * y[tt][e];
+              store_raw<kW>(p.layer_input + (t0 + tt) * hidden + c0 * kW, lane, pack<kW>(y[tt]));
+            }
           }
         }
       });
@@ -228,11 +263,8 @@ __attribute__((amdgpu_waves_per_eu(PreTile<Arch, N, M>::kWavesPerSimd))) mhc_pre
       block_barrier();
 
       // Pass 2: layer_input = bf16(y); with the fused RMSNorm bf16(y) is an intermediate, and the
-      // sums of y^2 come from the fp32 y.
-      float ss[kTokens];
-#pragma unroll
-      for (int tt = 0; tt < kTokens; ++tt) ss[tt] = 0.0f;
-      for_own_chunks(chunks, tid, [&](int64_t c0) {
+      // sums of y^2 come from the fp32 y. (Done in pass 1 when collapse_in_pass1.)
+      if (!collapse_in_pass1) for_own_chunks(chunks, tid, [&](int64_t c0) {
 #pragma unroll
         for (int tt = 0; tt < kTokens; ++tt) {
           if (tt >= live) break;
