@@ -229,20 +229,21 @@ __device__ __forceinline__ void stage_fn(const MhcPreParams& pp, int rank, unsig
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // the generic stores, seen by wgmma
 }
 
-// The pipeline worker's lane words of a stage: tokens m0 + g + 8 h, stream i, d 8c .. 8c + 7 of the
-// stage's 32, from the 64-byte-swizzled boxes (16-byte chunk ch of row m sits at chunk ch ^ (m/2 % 4)).
+// Token row m's d 8c .. 8c + 7 of a stage, every stream, from the 64-byte-swizzled boxes (16-byte
+// chunk ch of row m sits at chunk ch ^ (m/2 % 4)).
+__device__ __forceinline__ void load_row_chunk(uint32_t stage, int m, int c, uint4 (&r)[kN]) {
+  const uint32_t row = stage + m * 64 + ((c ^ ((m >> 1) & 3)) * 16);
+#pragma unroll
+  for (int i = 0; i < kN; ++i)
+    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r[i].x), "=r"(r[i].y), "=r"(r[i].z), "=r"(r[i].w)
+                 : "r"(row + i * kBoxBytes));
+}
+
+// The pipeline worker's lane words of a stage: tokens m0 + g + 8 h, d 8c .. 8c + 7 of the stage's 32.
 __device__ __forceinline__ void load_lane_words(uint32_t stage, int m0, int lane, uint4 (&r)[2][kN]) {
-  const int g = lane / 4, c = lane % 4;
 #pragma unroll
-  for (int h = 0; h < 2; ++h) {
-    const int m = m0 + g + 8 * h;
-    const uint32_t row = stage + m * 64 + ((c ^ ((m >> 1) & 3)) * 16);
-#pragma unroll
-    for (int i = 0; i < kN; ++i)
-      asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
-                   : "=r"(r[h][i].x), "=r"(r[h][i].y), "=r"(r[h][i].z), "=r"(r[h][i].w)
-                   : "r"(row + i * kBoxBytes));
-  }
+  for (int h = 0; h < 2; ++h) load_row_chunk(stage, m0 + lane / 4 + 8 * h, lane % 4, r[h]);
 }
 
 // A token row block's CTA partials (rows m0 + g and m0 + g + 8 of the tile) to their owners.
@@ -484,15 +485,7 @@ __device__ __forceinline__ void ring_collapse_loop(const MhcPreParams& pp, const
       mbar_wait(&ct.full[slot], (it / kStages) & 1);
       uint4 r[2][kN];
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int m = tid / 4 + 32 * h;
-        const uint32_t row = stages_u32 + slot * kStageBytes + m * 64 + ((c ^ ((m >> 1) & 3)) * 16);
-#pragma unroll
-        for (int i = 0; i < kN; ++i)
-          asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
-                       : "=r"(r[h][i].x), "=r"(r[h][i].y), "=r"(r[h][i].z), "=r"(r[h][i].w)
-                       : "r"(row + i * kBoxBytes));
-      }
+      for (int h = 0; h < 2; ++h) load_row_chunk(stages_u32 + slot * kStageBytes, tid / 4 + 32 * h, c, r[h]);
       // The slot is released once the words are used (as the projection does), not right after
       // their loads were issued: that version gave one token a wrong stage, always a tile's last,
       // in about 1 of 10 runs at T = 901 .. 1500 (the next box landing before the loads read?);
