@@ -467,26 +467,33 @@ __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, u
   const float tau = topk_key_floor(sel.prefix);
 
   // The stream: values >= tau into this warp's segment in index order, as raw bits (NaN, the
-  // padding, is never taken); ~9 % of the values are, so their keys come after, densely.
+  // padding, is never taken); ~9 % of the values are, so their keys come after, densely. A step is
+  // ~11 instructions: the store is predicated (no branch around it), the segment's shared address
+  // and the lane mask stay in registers, and no step is bounds-checked (a load past the warp's
+  // steps reads NaN, which is never taken). Written with a branch around the store, the compiler
+  // recomputed the shared window's base inside it: ~24 instructions a step, a third of the kernel's
+  // (Nsight Compute source counters, benchmarks/NOTES.md).
   const uint32_t seg_cap = cand_cap / kWarps;
   uint2* seg = cand + warp * seg_cap;
+  const uint32_t seg_addr = uint32_t(__cvta_generic_to_shared(seg)), last_pos = seg_cap - 1;
   const uint32_t entry0 = offset + first + lane;  // the row index of this lane's entry at step 0
   uint32_t count = 0;
-  const auto take = [&](float x, uint32_t s) {
-    const bool c = x >= tau;
-    const uint32_t b = __ballot_sync(0xffffffffu, c);
+  const auto take = [&](float x, uint32_t entry) {
+    const uint32_t b = __ballot_sync(0xffffffffu, x >= tau);
     // Past the segment: its last slot (the block then walks its slice instead).
-    if (c) seg[min(count + __popc(b & lanes_below), seg_cap - 1)] = make_uint2(__float_as_uint(x), entry0 + s * kWarp);
+    const uint32_t addr = seg_addr + 8u * min(count + __popc(b & lanes_below), last_pos);
+    asm volatile(
+        "{\n .reg .pred p;\n setp.ge.f32 p, %0, %1;\n @p st.shared.v2.b32 [%2], {%3, %4};\n}\n" ::"f"(x), "f"(tau),
+        "r"(addr), "r"(__float_as_uint(x)), "r"(entry)
+        : "memory");
     count += __popc(b);
   };
 #pragma unroll
-  for (int u = 0; u < kStream; ++u)
-    if (u < steps) take(v[u], u);
+  for (int u = 0; u < kStream; ++u) take(v[u], entry0 + u * kWarp);
   for (uint32_t s0 = kStream; s0 < steps; s0 += kStream) {
     load(s0);
 #pragma unroll
-    for (int u = 0; u < kStream; ++u)
-      if (s0 + u < steps) take(v[u], s0 + u);
+    for (int u = 0; u < kStream; ++u) take(v[u], entry0 + (s0 + u) * kWarp);
   }
   // Each warp turns its stored values into keys, counting their first digit unless the sample
   // was exact (the candidates' first digit is then known).
