@@ -24,8 +24,8 @@
 // re-read from global memory, L2); a warp whose segment overflows makes its block walk its slice
 // instead of its candidates (same keys at or above the prefix, same answer).
 //
-// Nothing is staged, so a block needs shared memory only for its candidates: two 512-thread (six
-// 256-thread) blocks share an SM and one block's stream overlaps another's select (the staged
+// Nothing is staged, so a block needs shared memory only for its candidates: four 256-thread blocks
+// (six for rows up to 8192) share an SM and one block's stream overlaps another's select (the staged
 // design kept one 1024-thread block per SM and never overlapped a row's read with the last row's
 // passes). Decode (few rows) spreads a row over a cluster of up to 8 blocks: histograms are summed
 // over DSMEM, offsets ordered across the cluster.
@@ -49,16 +49,23 @@ namespace {
 namespace cg = cooperative_groups;
 
 constexpr int kUnroll = 8;  // loads in flight per thread per step group of a Walk
-// Loads a lane keeps in flight while streaming: 512 threads x 2 blocks x 16 x 4 B = 64 KB in flight
-// per SM, ~2x what Little's law asks at the HBM roof (23 GB/s per SM x ~1.3 us). Narrow rows (256
-// threads) take 8, so that six blocks fit (40 registers): their time goes to per-row chains.
-constexpr int stream_steps(int threads) { return threads >= 512 ? 16 : 8; }
-// Blocks per SM the registers must allow: two of 512 threads (64 registers), six of 256 (40).
-constexpr int min_blocks(int threads) { return threads >= 1024 ? 1 : (threads >= 512 ? 2 : 6); }
-// Candidate buffer of a block (keys + indices, 8 bytes an entry): 64 KiB, so two 512-thread blocks
-// share an SM. A warp's segment (cap / warps) must hold its chunk's candidates, ~k / len of it.
-constexpr uint32_t kMaxCandidates = 8192;
-constexpr uint32_t kMaxNarrowCandidates = 3328;  // 256-thread blocks: 26 KiB, so that six fit
+// Loads a lane keeps in flight while streaming: 256 threads x 4 blocks x 16 x 4 B = 64 KB in flight
+// per SM, ~2x what Little's law asks at the HBM roof (23 GB/s per SM x ~1.3 us). Narrow rows (six
+// 256-thread blocks, 40 registers) take 8: their time goes to per-row chains.
+constexpr int stream_steps(int threads, int blocks) { return threads * blocks <= 1024 ? 16 : 8; }
+// Blocks per SM the registers must allow by default: one of 1024 threads (decode), six of 256 (40
+// registers; rows up to 8192). Wider rows take four of 256 (64 registers): four rows in flight an
+// SM measured 7 % faster than two 512-thread blocks (benchmarks/NOTES.md).
+constexpr int min_blocks(int threads) { return threads >= 1024 ? 1 : 6; }
+// Candidate buffer of a block (keys + indices, 8 bytes an entry), sized so that the blocks fit an
+// SM's shared memory. A warp's segment (cap / warps) must hold its chunk's candidates, ~k / len of
+// it plus a first-digit bin (~9 % of a 32768-wide row: ~370 of a wide block's 704 a warp).
+constexpr uint32_t kMaxCandidates = 8192;        // 1024-thread blocks: 64 KiB
+constexpr uint32_t kMaxNarrowCandidates = 3328;  // six 256-thread blocks: 26 KiB each
+constexpr uint32_t kMaxWideCandidates = 5632;    // four 256-thread blocks: 44 KiB each
+constexpr uint32_t max_candidates(int threads, int blocks) {
+  return threads >= 1024 ? kMaxCandidates : (blocks <= 4 ? kMaxWideCandidates : kMaxNarrowCandidates);
+}
 constexpr int kMaxClusterBlocks = 8;  // the portable cluster size
 
 template <int kThreads, bool kClustered = false>
@@ -129,12 +136,14 @@ template <int kThreads, class G>
 using SharedFor = Shared<kThreads, G::kClustered>;
 
 // Where a walk reads its keys: the slice in global memory (the fallback, re-read per pass) or the
-// index-ordered candidate buffer (keys and their row indices).
+// index-ordered candidate buffer (keys and their row indices). Every key of these kernels is
+// topk_row_key (topk_key's order in five instructions; NaN at 1, still below -inf and in digit 0's
+// bin, and never a candidate), so keys from the stream, the sample and the slice compare alike.
 struct GlobalSlice {
   const float* slice;
   int64_t col_stride;
   uint32_t offset;  // row index of entry 0
-  __device__ uint32_t key(uint32_t j) const { return topk_key(__ldg(slice + int64_t(j) * col_stride)); }
+  __device__ uint32_t key(uint32_t j) const { return topk_row_key(__ldg(slice + int64_t(j) * col_stride)); }
   __device__ uint32_t index(uint32_t j) const { return offset + j; }
 };
 struct Candidates {
@@ -430,7 +439,8 @@ struct WarpStream {
 
 // A slice of a row longer than k (entries offset .. offset + n - 1 of the row's `len`): the sample,
 // the threshold, the stream into the candidate buffer, then the exact select (file comment).
-template <int kThreads, class G>
+// kStream: loads a lane keeps in flight (stream_steps).
+template <int kThreads, int kStream, class G>
 __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, uint32_t offset, uint32_t len,
                            uint32_t k, uint2* cand, uint32_t cand_cap, int32_t* out,
                            SharedFor<kThreads, G>& sh, G& g) {
@@ -440,7 +450,6 @@ __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, u
   // Warp w streams entries [w * chunk, (w + 1) * chunk).
   const uint32_t chunk = ((n + kWarps - 1) / kWarps + kWarp - 1) / kWarp * kWarp;
   const uint32_t steps = chunk / kWarp, first = warp * chunk;
-  constexpr int kStream = stream_steps(kThreads);
   const WarpStream<true, kStream> contiguous{slice, 1, n, first, steps};
   const WarpStream<false, kStream> strided{slice, col_stride, n, first, steps};
   float v[kStream];
@@ -459,7 +468,7 @@ __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, u
   load(0);
 #pragma unroll
   for (int u = 0; u < kStream; ++u)
-    if (u < steps && first + lane + u * kWarp < n) count_first_digit(hist, topk_key(v[u]));
+    if (u < steps && first + lane + u * kWarp < n) count_first_digit(hist, topk_row_key(v[u]));
   Selection sel;
   const uint32_t sampled = pick_digit(0, sel, sh, g, [&](uint32_t s) { return topk_sample_rank(k, s, len); });
   if (sel.prefix == 0) return select_slice(src, n, k, cand, cand_cap, out, sh, g);
@@ -506,7 +515,7 @@ __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, u
   }
   if (count <= seg_cap) {
     for (uint32_t j = lane; j < count; j += kWarp) {
-      const uint32_t key = topk_key(__uint_as_float(seg[j].x));
+      const uint32_t key = topk_row_key(__uint_as_float(seg[j].x));
       seg[j].x = key;
       if (!exact) count_first_digit(hist, key);
     }
@@ -515,7 +524,7 @@ __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, u
       load(s0);
 #pragma unroll
       for (int u = 0; u < kStream; ++u)
-        if (v[u] >= tau) count_first_digit(hist, topk_key(v[u]));
+        if (v[u] >= tau) count_first_digit(hist, topk_row_key(v[u]));
     }
   }
 
@@ -529,8 +538,8 @@ __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, u
 
 // One row per group of blocks (a cluster; grid = clusters x group size). Dynamic shared memory:
 // `cand_cap` candidates.
-template <int kThreads, bool kClustered>
-__global__ void __launch_bounds__(kThreads, min_blocks(kThreads)) topk_kernel(TopKParams p, uint32_t cand_cap) {
+template <int kThreads, bool kClustered, int kBlocks = min_blocks(kThreads)>
+__global__ void __launch_bounds__(kThreads, kBlocks) topk_kernel(TopKParams p, uint32_t cand_cap) {
   using G = RowGroup<kClustered>;
   __shared__ SharedFor<kThreads, G> sh;
   extern __shared__ uint2 cand[];  // cand_cap entries {key, row index}
@@ -555,8 +564,9 @@ __global__ void __launch_bounds__(kThreads, min_blocks(kThreads)) topk_kernel(To
     } else {
       const int64_t s0 = len * g.rank / g.size, s1 = len * (g.rank + 1) / g.size;
       const float* slice = p.logits + r * p.logits_row_stride + (start + s0) * p.logits_col_stride;
-      select_row<kThreads>(slice, uint32_t(s1 - s0), p.logits_col_stride, uint32_t(s0), uint32_t(len), uint32_t(p.k),
-                           cand, cand_cap, out, sh, g);
+      select_row<kThreads, stream_steps(kThreads, kBlocks)>(slice, uint32_t(s1 - s0), p.logits_col_stride,
+                                                            uint32_t(s0), uint32_t(len), uint32_t(p.k), cand,
+                                                            cand_cap, out, sh, g);
     }
     __syncthreads();  // shared storage is reused by the next row (across the cluster: RowGroup)
   }
@@ -572,18 +582,18 @@ __global__ void __launch_bounds__(kThreads, min_blocks(kThreads)) topk_kernel(To
 // A block's candidate buffer for a slice of `slice` entries: room for all of them (no segment can
 // overflow) up to kMaxCandidates (about k plus a first-digit bin for the index top-k sizes, ~9 % of
 // a 32768-wide row); past that a warp whose candidates overflow walks its slice instead.
-uint32_t cand_cap(int64_t slice, int threads) {
+uint32_t cand_cap(int64_t slice, int threads, int blocks) {
   const int64_t warps = threads / kWarp, chunk = ((slice + warps - 1) / warps + kWarp - 1) / kWarp * kWarp;
-  return uint32_t(std::min<int64_t>(warps * chunk, threads >= 512 ? kMaxCandidates : kMaxNarrowCandidates));
+  return uint32_t(std::min<int64_t>(warps * chunk, max_candidates(threads, blocks)));
 }
 size_t cand_bytes(uint32_t cap) { return size_t(cap) * sizeof(uint2); }
 
 // The opt-in beyond 48 KB of static + dynamic shared memory, set once per device: 0 or the error.
-template <int kThreads, bool kClustered>
+template <int kThreads, bool kClustered, int kBlocks = min_blocks(kThreads)>
 int opt_in_smem(int device) {
   static PerDevice opted_in;
   const auto opt_in = [](int) {
-    const cudaError_t e = cudaFuncSetAttribute(topk_kernel<kThreads, kClustered>,
+    const cudaError_t e = cudaFuncSetAttribute(topk_kernel<kThreads, kClustered, kBlocks>,
                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                int(cand_bytes(kMaxCandidates)));
     return int(e == cudaSuccess);
@@ -613,14 +623,14 @@ bool cluster_fits(int device, int group, size_t smem) {
   return cache[key] = n > 0;
 }
 
-template <int kThreads, bool kClustered>
+template <int kThreads, bool kClustered, int kBlocks = min_blocks(kThreads)>
 int launch(const TopKParams& p, int group, int device, cudaStream_t s) {
-  const uint32_t cap = cand_cap((p.width + group - 1) / group, kThreads);
-  if (const int e = opt_in_smem<kThreads, kClustered>(device); e != 0) return e;
+  const uint32_t cap = cand_cap((p.width + group - 1) / group, kThreads, kBlocks);
+  if (const int e = opt_in_smem<kThreads, kClustered, kBlocks>(device); e != 0) return e;
   const int64_t max_groups = 65535LL * 32 / group;
   const unsigned grid = unsigned((p.rows < max_groups ? p.rows : max_groups) * group);
   if constexpr (!kClustered) {
-    topk_kernel<kThreads, false><<<grid, kThreads, cand_bytes(cap), s>>>(p, cap);
+    topk_kernel<kThreads, false, kBlocks><<<grid, kThreads, cand_bytes(cap), s>>>(p, cap);
     return int(cudaGetLastError());
   } else {
     cudaLaunchAttribute attr;
@@ -638,16 +648,17 @@ int top_k_per_row(const TopKParams& p, void* stream) {
   // Launch shape only (every shape gives the same results). At most 2048 columns: one warp per
   // row; at most 4096: two warps; at most 8192 and few rows: four warps (topk_warp_rows.cu; many
   // such rows went faster through the 256-thread blocks below, six an SM against three groups).
-  // Many rows: one block per row, 512 threads (256 up to 8192 columns), so that several rows
-  // share an SM and one streams while another selects. Few rows (decode): 1024 threads per block
+  // Many rows: one 256-thread block per row, four an SM (six up to 8192 columns), so that several
+  // rows share an SM and one streams while another selects. Few rows (decode): 1024 threads per block
   // and, for wide rows, a cluster of up to 8 blocks per row so that about one block per SM is busy.
   // A cluster the device cannot hold falls back to one block per row.
   if (p.width <= 2 * kWarpRowWidth || (p.width <= kGroupRowWidth && p.rows < 512)) return top_k_warp_rows(p, s);
-  if (p.rows >= 512) return p.width > 8192 ? launch<512, false>(p, 1, device, s) : launch<256, false>(p, 1, device, s);
+  if (p.rows >= 512)
+    return p.width > 8192 ? launch<256, false, 4>(p, 1, device, s) : launch<256, false>(p, 1, device, s);
   int group = 1;
   const int sms = device_sm_count(device);
   while (group < kMaxClusterBlocks && p.rows * group * 2 <= sms && p.width / (group * 2) >= 4096) group *= 2;
-  if (group > 1 && cluster_fits(device, group, cand_bytes(cand_cap((p.width + group - 1) / group, 1024))))
+  if (group > 1 && cluster_fits(device, group, cand_bytes(cand_cap((p.width + group - 1) / group, 1024, 1))))
     return launch<1024, true>(p, group, device, s);
   return launch<1024, false>(p, 1, device, s);
 }
