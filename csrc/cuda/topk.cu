@@ -78,7 +78,7 @@ struct Shared {
   // the cluster's sums, pushed into every block by every block (RowGroup::sum_offset).
   alignas(16) uint32_t hist[(kClustered ? 2 : 1) * kTopkBins];
   alignas(16) uint32_t sum[kClustered ? 2 * kTopkBins : 4];
-  uint32_t sel_digit, sel_remaining, sel_count;
+  uint32_t sel_digit, sel_remaining, sel_count, sel_total;
   uint32_t warp_count[2][kWarps];
   uint32_t block_count[2];  // read by the later blocks of the cluster
 };
@@ -98,21 +98,22 @@ struct Shared {
 // read before it arrives at the next barrier, and the next pushes into it come after the barrier
 // after that. block_count is rewritten in the next row's ordered_bases, after that row's first
 // pick_digit barrier. The blocks pass one last barrier before they exit (remote shared memory
-// must outlive its users).
-template <bool kClusteredT>
+// must outlive its users). kWarpPick: an unclustered block picks its digits with one warp
+// (pick_top_down) rather than a block-wide CUB scan.
+template <bool kClusteredT, bool kWarpPickT = false>
 struct RowGroup;
 
-template <>
-struct RowGroup<false> {
-  static constexpr bool kClustered = false;
+template <bool kWarpPickT>
+struct RowGroup<false, kWarpPickT> {
+  static constexpr bool kClustered = false, kWarpPick = kWarpPickT;
   static constexpr uint32_t rank = 0, size = 1, hist_offset = 0;
   __device__ void next_hist() {}
   __device__ void sync() const { __syncthreads(); }
 };
 
 template <>
-struct RowGroup<true> {
-  static constexpr bool kClustered = true;
+struct RowGroup<true, false> {
+  static constexpr bool kClustered = true, kWarpPick = false;
   static constexpr uint32_t kPushFrom = 4;  // cluster sizes that push their histograms
   uint32_t rank, size;
   uint32_t hist_offset = 0;  // this block's histogram buffer in use, in Shared::hist
@@ -207,63 +208,135 @@ struct Selection {
   uint32_t prefix = 0, mask = 0, remaining = 0, on_prefix = 0;
 };
 
+// What a pick aims at: a fixed count (the digit passes), or the sample's rank, which depends on how
+// many keys the sample counted: over the cluster, the histogram's total; in one block, `sampled`
+// (counted by the caller, so that the pick need not sum the whole histogram).
+struct WantRemaining {
+  uint32_t r;
+  __device__ uint32_t operator()(uint32_t) const { return r; }
+  __device__ uint32_t here() const { return r; }
+};
+struct WantSampleRank {
+  uint32_t k, len, sampled;
+  __device__ uint32_t operator()(uint32_t total) const { return topk_sample_rank(k, total, len); }
+  __device__ uint32_t here() const { return topk_sample_rank(k, sampled, len); }
+};
+
+// The pick of an unclustered block, by warp 0 (the others wait at the next barrier): the histogram
+// as 16 rows of 128 bins (4 a lane: each row one conflict-free 512-byte load), each row summed by
+// one warp reduction, walked from the top row down 4 rows at a time (their loads and sums
+// independent) until the running count reaches want; only that row is scanned lane by lane.
+// CUB's block scan over all 2048 bins cost every warp ~80 instructions a pick, and the 40-register
+// kernel rematerialised its lane indices around it: 23 % of its instructions (benchmarks/NOTES.md).
+// sel_total: want once reached, else the total (callers compare it with want).
+template <class S>
+__device__ void pick_top_down(const uint32_t* hist, S& sh, uint32_t remaining) {
+  const uint32_t lane = threadIdx.x % kWarp;
+  const uint4* bins = reinterpret_cast<const uint4*>(hist);
+  constexpr int kRows = kTopkBins / (4 * kWarp), kGroup = 4;
+  uint32_t above = 0;  // keys in the rows above the hit row
+  int hit = -1;
+  for (int q0 = kRows - kGroup; q0 >= 0 && hit < 0; q0 -= kGroup) {
+    uint32_t row_sum[kGroup];
+#pragma unroll
+    for (int j = 0; j < kGroup; ++j) {
+      const uint4 w = bins[(q0 + j) * kWarp + lane];
+      row_sum[j] = __reduce_add_sync(0xffffffffu, (w.x + w.y) + (w.z + w.w));
+    }
+#pragma unroll
+    for (int j = kGroup - 1; j >= 0; --j) {
+      if (hit < 0 && above + row_sum[j] >= remaining) hit = q0 + j;
+      if (hit < 0) above += row_sum[j];
+    }
+  }
+  if (hit >= 0) {
+    const uint4 w = bins[hit * kWarp + lane];
+    const uint32_t mine = (w.x + w.y) + (w.z + w.w);
+    uint32_t suffix = mine;  // this lane's bins and every higher lane's
+#pragma unroll
+    for (int o = 1; o < kWarp; o <<= 1) {
+      const uint32_t t = __shfl_down_sync(0xffffffffu, suffix, o);
+      if (lane + o < kWarp) suffix += t;
+    }
+    uint32_t run = above + suffix - mine;  // keys in the bins above this lane's
+    const uint32_t count[4] = {w.w, w.z, w.y, w.x};  // bins 4 lane + 3 .. 4 lane of the row
+#pragma unroll
+    for (int j = 0; j < 4; ++j) {
+      if (count[j] != 0 && run < remaining && run + count[j] >= remaining) {
+        sh.sel_digit = uint32_t(hit * 4 * kWarp + 4 * lane + 3 - j);
+        sh.sel_remaining = remaining - run;
+        sh.sel_count = count[j];
+      }
+      run += count[j];
+    }
+  }
+  if (lane == 0) sh.sel_total = hit >= 0 ? remaining : above;
+}
+
 // After every block of the group has counted digit `pass` of its keys equal to sel.prefix under
 // sel.mask into its histogram: the digit (from the top) where the group's running count reaches
-// want(total counted), which becomes sel.remaining. Returns the total; when it is below what was
-// wanted, sel is meaningless (the caller falls back). Every block computes the same answer.
+// want(total counted), which becomes sel.remaining. Returns the total (G::kWarpPick: want once it
+// is reached, see pick_top_down); when it is below what was wanted, sel is meaningless (the caller
+// falls back). Every block computes the same answer.
 template <int kThreads, class G, class Want>
 __device__ uint32_t pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>& sh, G& g, Want want) {
   using S = SharedFor<kThreads, G>;
-  // Thread q holds the bins ranked q * B .. q * B + B - 1 from the top.
-  uint32_t count[S::kBinsPerThread], above[S::kBinsPerThread];
-#pragma unroll
-  for (int j = 0; j < S::kBinsPerThread; ++j) count[j] = 0;
-  const auto add_bins = [&](const uint32_t* hist) {
-    const uint32_t* mine = hist + kTopkBins - (threadIdx.x + 1) * S::kBinsPerThread;  // rank j: mine[B - 1 - j]
-    if constexpr (S::kBinsPerThread % 4 == 0) {
-#pragma unroll
-      for (int q = 0; q < S::kBinsPerThread / 4; ++q) {
-        const uint4 w = reinterpret_cast<const uint4*>(mine)[q];
-        count[S::kBinsPerThread - 1 - 4 * q] += w.x;
-        count[S::kBinsPerThread - 2 - 4 * q] += w.y;
-        count[S::kBinsPerThread - 3 - 4 * q] += w.z;
-        count[S::kBinsPerThread - 4 - 4 * q] += w.w;
-      }
-    } else {
-#pragma unroll
-      for (int j = 0; j < S::kBinsPerThread; ++j) count[j] += mine[S::kBinsPerThread - 1 - j];
-    }
-  };
   uint32_t* const hist = sh.hist + g.hist_offset;
-  if constexpr (!G::kClustered) {
+  if constexpr (G::kWarpPick) {
     __syncthreads();  // the histogram is complete
-    add_bins(hist);
-  } else if (!g.push()) {
-    g.sync();  // every block's histogram is complete
-    for (uint32_t r = 0; r < g.size; ++r) add_bins(g.remote(hist, r));
+    if (threadIdx.x < kWarp) pick_top_down(hist, sh, want.here());
   } else {
-    __syncthreads();  // this block's histogram is complete
-    uint32_t* const sum = sh.sum + g.sum_offset;
-    if (g.start_pending) {  // every block has cleared its sums (the kernel's first barrier)
-      cg::this_cluster().barrier_wait();
-      g.start_pending = false;
-    }
-    for (int b = threadIdx.x; b < kTopkBins; b += kThreads)
-      if (const uint32_t c = hist[b]; c != 0)
-        for (uint32_t r = 0; r < g.size; ++r) atomicAdd(g.remote(sum + b, r), c);
-    g.sync();  // every block's pushes landed
-    add_bins(sum);
-  }
-  uint32_t total;
-  typename S::Scan(sh.scan).ExclusiveSum(count, above, total);
-  const uint32_t remaining = want(total);
+    // Thread q holds the bins ranked q * B .. q * B + B - 1 from the top.
+    uint32_t count[S::kBinsPerThread], above[S::kBinsPerThread];
 #pragma unroll
-  for (int j = 0; j < S::kBinsPerThread; ++j) {
-    if (count[j] != 0 && above[j] < remaining && above[j] + count[j] >= remaining) {
-      sh.sel_digit = uint32_t(kTopkBins - 1 - (threadIdx.x * S::kBinsPerThread + j));
-      sh.sel_remaining = remaining - above[j];
-      sh.sel_count = count[j];
+    for (int j = 0; j < S::kBinsPerThread; ++j) count[j] = 0;
+    const auto add_bins = [&](const uint32_t* h) {
+      const uint32_t* mine = h + kTopkBins - (threadIdx.x + 1) * S::kBinsPerThread;  // rank j: mine[B - 1 - j]
+      if constexpr (S::kBinsPerThread % 4 == 0) {
+#pragma unroll
+        for (int q = 0; q < S::kBinsPerThread / 4; ++q) {
+          const uint4 w = reinterpret_cast<const uint4*>(mine)[q];
+          count[S::kBinsPerThread - 1 - 4 * q] += w.x;
+          count[S::kBinsPerThread - 2 - 4 * q] += w.y;
+          count[S::kBinsPerThread - 3 - 4 * q] += w.z;
+          count[S::kBinsPerThread - 4 - 4 * q] += w.w;
+        }
+      } else {
+#pragma unroll
+        for (int j = 0; j < S::kBinsPerThread; ++j) count[j] += mine[S::kBinsPerThread - 1 - j];
+      }
+    };
+    if constexpr (!G::kClustered) {
+      __syncthreads();  // the histogram is complete
+      add_bins(hist);
+    } else if (!g.push()) {
+      g.sync();  // every block's histogram is complete
+      for (uint32_t r = 0; r < g.size; ++r) add_bins(g.remote(hist, r));
+    } else {
+      __syncthreads();  // this block's histogram is complete
+      uint32_t* const sum = sh.sum + g.sum_offset;
+      if (g.start_pending) {  // every block has cleared its sums (the kernel's first barrier)
+        cg::this_cluster().barrier_wait();
+        g.start_pending = false;
+      }
+      for (int b = threadIdx.x; b < kTopkBins; b += kThreads)
+        if (const uint32_t c = hist[b]; c != 0)
+          for (uint32_t r = 0; r < g.size; ++r) atomicAdd(g.remote(sum + b, r), c);
+      g.sync();  // every block's pushes landed
+      add_bins(sum);
     }
+    uint32_t total;
+    typename S::Scan(sh.scan).ExclusiveSum(count, above, total);
+    const uint32_t remaining = want(total);
+#pragma unroll
+    for (int j = 0; j < S::kBinsPerThread; ++j) {
+      if (count[j] != 0 && above[j] < remaining && above[j] + count[j] >= remaining) {
+        sh.sel_digit = uint32_t(kTopkBins - 1 - (threadIdx.x * S::kBinsPerThread + j));
+        sh.sel_remaining = remaining - above[j];
+        sh.sel_count = count[j];
+      }
+    }
+    if (threadIdx.x == 0) sh.sel_total = total;
   }
   __syncthreads();
   const int shift = topk_digit_shift(pass);
@@ -271,6 +344,7 @@ __device__ uint32_t pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>&
   sel.mask |= topk_digit_mask(pass) << shift;
   sel.remaining = sh.sel_remaining;
   sel.on_prefix = sh.sel_count;
+  const uint32_t total = sh.sel_total;
   // Scan storage and sel_* are rewritten next. Across the cluster no barrier (RowGroup).
   __syncthreads();
   if constexpr (G::kClustered) {
@@ -283,7 +357,7 @@ __device__ uint32_t pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>&
 }
 template <int kThreads, class G>
 __device__ uint32_t pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>& sh, G& g) {
-  return pick_digit(pass, sel, sh, g, [r = sel.remaining](uint32_t) { return r; });
+  return pick_digit(pass, sel, sh, g, WantRemaining{sel.remaining});
 }
 
 // One radix digit: histogram over the walk, then pick_digit.
@@ -469,10 +543,14 @@ __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, u
 #pragma unroll
   for (int u = 0; u < kStream; ++u)
     if (u < steps && first + lane + u * kWarp < n) count_first_digit(hist, topk_row_key(v[u]));
+  // The keys this block sampled: warp w's [w chunk, w chunk + span) within [0, n) (chunk >= span).
+  const uint32_t span = min(uint32_t(kStream), steps) * kWarp;
+  const uint32_t full = n >= span ? min(kWarps, (n - span) / chunk + 1) : 0u;
+  const uint32_t here = full * span + (full < kWarps && n > full * chunk ? min(n - full * chunk, span) : 0u);
   Selection sel;
-  const uint32_t sampled = pick_digit(0, sel, sh, g, [&](uint32_t s) { return topk_sample_rank(k, s, len); });
+  const uint32_t counted = pick_digit(0, sel, sh, g, WantSampleRank{k, len, here});
   if (sel.prefix == 0) return select_slice(src, n, k, cand, cand_cap, out, sh, g);
-  const bool exact = sampled == len;  // then sel is the row's first digit
+  const bool exact = (G::kWarpPick ? here : counted) == len;  // then sel is the row's first digit
   const float tau = topk_key_floor(sel.prefix);
 
   // The stream: values >= tau into this warp's segment in index order, as raw bits (NaN, the
@@ -540,7 +618,10 @@ __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, u
 // `cand_cap` candidates.
 template <int kThreads, bool kClustered, int kBlocks = min_blocks(kThreads)>
 __global__ void __launch_bounds__(kThreads, kBlocks) topk_kernel(TopKParams p, uint32_t cand_cap) {
-  using G = RowGroup<kClustered>;
+  // One warp picks in the six-block kernel: it took 23 % of the instructions there as a CUB scan,
+  // while with four blocks an SM the other warps' wait for it cost more than the scan
+  // (benchmarks/NOTES.md).
+  using G = RowGroup<kClustered, !kClustered && kBlocks >= 6>;
   __shared__ SharedFor<kThreads, G> sh;
   extern __shared__ uint2 cand[];  // cand_cap entries {key, row index}
   G g;

@@ -189,6 +189,35 @@ def test_sample_adversaries(device, width, k, high_first, deterministic):
     check_prefill(logits, starts, ends, k, out, deterministic)
 
 
+def many_pattern_rows(rows: int, width: int, g: torch.Generator) -> torch.Tensor:
+    """Rows cycling through the width-sized value patterns, every 5th all negative (the k-th value's
+    first digit sits below every positive bin: a pick walks the whole histogram down), every 7th
+    with NaN of both signs, +-inf and -0.0 sprinkled in."""
+    names = [p for p in PATTERNS if PATTERNS[p](64, torch.Generator()).numel() == 64]
+    out = torch.stack([PATTERNS[names[r % len(names)]](width, g) for r in range(rows)])
+    out[::5] = -1.0 - torch.rand(out[::5].shape, generator=g)
+    special = torch.tensor([NAN, -NAN, INF, -INF, -0.0])
+    for r in range(0, rows, 7):
+        pos = torch.randperm(width, generator=g)[:50]
+        out[r, pos] = special[torch.randint(0, 5, (50,), generator=g)]
+    return out
+
+
+@DET
+@pytest.mark.parametrize("width", [8200, 16500], ids=["six_blocks_an_sm", "four_blocks_an_sm"])
+def test_many_rows_block_kernels(device, width, deterministic):
+    """>= 512 rows of more than 8192 columns (four 256-thread blocks an SM) or up to 8192 (six): the
+    unclustered picks (one warp walking the histogram from the top) on every value pattern, with
+    whole, offset and short windows."""
+    g = torch.Generator().manual_seed(width)
+    rows, k = (512 if device == "cuda" else 16), 1024
+    logits = many_pattern_rows(rows, width, g)
+    starts = i32([0, 1, 3, 0, 17, 0, 0, 9] * (rows // 8))
+    ends = i32([width, width, width - 5, width // 2 + 7, width, k - 3, k + 1, width - 1] * (rows // 8))
+    out = run_prefill(logits.to(device), starts.to(device), ends.to(device), k, deterministic)
+    check_prefill(logits, starts, ends, k, out, deterministic)
+
+
 # Hand-checked rows: (values, k, expected indices in ascending order). Each runs with 3 garbage
 # columns before its window, so the expectations are also relative indices.
 SPECIAL = {
