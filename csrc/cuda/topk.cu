@@ -48,7 +48,10 @@ namespace {
 
 namespace cg = cooperative_groups;
 
-constexpr int kUnroll = 8;  // loads in flight per thread per step group of a Walk
+// Loads in flight per thread per step group of a Walk: the slice in global memory needs 8; the
+// candidates (shared memory, a few steps a warp) 4, so that short segments waste fewer steps.
+template <class Source>
+constexpr int walk_unroll() { return Source::kShared ? 4 : 8; }
 // Loads a lane keeps in flight while streaming: 256 threads x 4 blocks x 16 x 4 B = 64 KB in flight
 // per SM, ~2x what Little's law asks at the HBM roof (23 GB/s per SM x ~1.3 us). Narrow rows (six
 // 256-thread blocks, 40 registers) take 8: their time goes to per-row chains.
@@ -141,6 +144,7 @@ using SharedFor = Shared<kThreads, G::kClustered>;
 // topk_row_key (topk_key's order in five instructions; NaN at 1, still below -inf and in digit 0's
 // bin, and never a candidate), so keys from the stream, the sample and the slice compare alike.
 struct GlobalSlice {
+  static constexpr bool kShared = false;
   const float* slice;
   int64_t col_stride;
   uint32_t offset;  // row index of entry 0
@@ -148,6 +152,7 @@ struct GlobalSlice {
   __device__ uint32_t index(uint32_t j) const { return offset + j; }
 };
 struct Candidates {
+  static constexpr bool kShared = true;
   const uint2* entries;  // {key, row index}
   __device__ uint32_t key(uint32_t j) const { return entries[j].x; }
   __device__ uint32_t index(uint32_t j) const { return entries[j].y; }
@@ -174,6 +179,7 @@ struct Walk {
   // f(row index, key, valid) for each step in entry order.
   template <class F>
   __device__ __forceinline__ void for_each(F&& f) const {
+    constexpr int kUnroll = walk_unroll<Source>();
     for (uint32_t s0 = 0; s0 < steps; s0 += kUnroll) {
       uint32_t keys[kUnroll];
 #pragma unroll
