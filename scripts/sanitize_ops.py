@@ -41,16 +41,17 @@ def main():
         ops.sinkhorn(torch.randn(tokens, n, n).to(dev), 3, 1e-6)
     # Few wide rows take the cluster path (DSMEM), many rows the one-block path, rows up to 2048
     # columns one warp each (16, 32 or 64 keys a lane), up to 4096 two warps, up to 8192 (fewer
-    # than 512 rows) four warps; more rows than resident warps walk with the next row in flight.
+    # than 512 rows) four warps, else the six-block kernel (one warp picks); more rows than resident
+    # warps walk with the next row in flight.
     for rows, width, k in [(6, 3000, 64), (3, 100, 128), (0, 10, 4), (2, 16384, 256), (520, 2100, 64),
                            (700, 2048, 512), (5, 1999, 700), (1700, 300, 32), (3000, 2048, 512),
-                           (511, 8192, 1024), (6, 6000, 64)]:
+                           (511, 8192, 1024), (6, 6000, 64), (512, 8000, 256)]:
         logits = torch.randn(rows, width).to(dev)
         starts = torch.randint(0, 50, (rows,), dtype=torch.int32).to(dev)
         ends = torch.randint(0, width, (rows,), dtype=torch.int32).to(dev)
         ops.top_k_per_row_prefill(logits, starts, ends, k)
         ops.top_k_per_row_decode(logits, 1, ends, k, deterministic=True)
-    # Wide rows: the 512-thread one-block path (>= 512 rows, a few long windows so that the tools
+    # Wide rows: the four-block 256-thread path (>= 512 rows, a few long windows so that the tools
     # stay quick) and decode clusters (40 rows). The comb rows put the large values outside the
     # sample (segments overflow: blocks walk their slices) or only inside it (fewer than k
     # candidates: the exact fallback); see test_sample_adversaries.
