@@ -6,23 +6,23 @@
 // Longer rows: one streaming read with a sampled threshold, then an exact select on the few
 // candidates. Each warp owns a contiguous chunk of the row and walks it 32 entries a step (lane l
 // takes entry l, so one ballot per step keeps index order), 8 or 16 loads a lane in flight. The
-// first group of steps of every warp (a sample spread over the row) is counted into the
-// first-digit histogram; the group's pick of the bin holding the sample's rank ~ k * sample / len
-// (plus a margin of 3 standard deviations) sets a threshold tau, that bin's lower edge. The stream
-// compares each value with tau (one float compare) and appends those at or above it, in index
-// order, to its warp's segment of a shared-memory candidate buffer; each warp then turns its
-// segment into keys and counts their first digit. Every key below tau is below every candidate, so
-// when there are >= k candidates the top k of the row are the top k of the candidates: a radix
-// select on the order-preserving 32-bit key (11, 11, 10-bit digits; a CUB scan picks each digit,
-// stopping once every key sharing the prefix is needed) finds the prefix of the k-th largest key,
-// and an ordered pass writes every candidate above it and the lowest-index ones on it at position
-// (#above before i) + min(#on it before i, needed): ascending index order, which also satisfies
-// deterministic=True. When the sample covers the whole row its pick is exact and is the
-// candidates' first digit. A sample that misled is caught and costs time, never exactness: fewer
-// than k candidates (or a threshold at NaN's key) send the row down the exact fallback (a
-// first-digit pass over the row, then the same select over the keys at or above that digit,
-// re-read from global memory, L2); a warp whose segment overflows makes its block walk its slice
-// instead of its candidates (same keys at or above the prefix, same answer).
+// first group of steps of every warp (a sample spread over the row) is counted into the first-digit
+// histogram; the group's pick of the bin holding the sample's rank ~ k * sample / len (plus a
+// margin of 3 standard deviations) sets a threshold tau, that bin's lower edge. The stream compares
+// each value with tau (one float compare) and appends those at or above it, in index order, to its
+// warp's segment of a shared-memory candidate buffer; each warp then turns its segment into keys
+// and counts their first digit. Every key below tau is below every candidate, so when there are >=
+// k candidates the top k of the row are the top k of the candidates: a radix select on the
+// order-preserving 32-bit key (11, 11, 10-bit digits; a CUB scan picks each digit, one warp in the
+// six-block kernel, stopping once every key sharing the prefix is needed) finds the prefix of the
+// k-th largest key, and an ordered pass writes every candidate above it and the lowest-index ones
+// on it at position (#above before i) + min(#on it before i, needed): ascending index order, which
+// also satisfies deterministic=True. When the sample covers the whole row its pick is exact and is
+// the candidates' first digit. A sample that misled is caught and costs time, never exactness:
+// fewer than k candidates (or a threshold at NaN's key) send the row down the exact fallback (a
+// first-digit pass over the row, then the same select over the keys at or above that digit, re-read
+// from global memory, L2); a warp whose segment overflows makes its block walk its slice instead of
+// its candidates (same keys at or above the prefix, same answer).
 //
 // Nothing is staged, so a block needs shared memory only for its candidates: four 256-thread blocks
 // (six for rows up to 8192) share an SM and one block's stream overlaps another's select (the staged
