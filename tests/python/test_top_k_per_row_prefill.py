@@ -204,11 +204,12 @@ def many_pattern_rows(rows: int, width: int, g: torch.Generator) -> torch.Tensor
 
 
 @DET
-@pytest.mark.parametrize("width", [8200, 16500], ids=["six_blocks_an_sm", "four_blocks_an_sm"])
+@pytest.mark.parametrize("width", [8000, 8200, 16500],
+                         ids=["six_blocks_an_sm", "four_blocks_8200", "four_blocks_16500"])
 def test_many_rows_block_kernels(device, width, deterministic):
-    """>= 512 rows of more than 8192 columns (four 256-thread blocks an SM) or up to 8192 (six): the
-    unclustered picks (one warp walking the histogram from the top) on every value pattern, with
-    whole, offset and short windows."""
+    """>= 512 rows of 4097-8192 columns (six 256-thread blocks an SM; one warp picks each digit,
+    walking the histogram from the top) or more (four, a CUB scan): every value pattern, with whole,
+    offset and short windows."""
     g = torch.Generator().manual_seed(width)
     rows, k = (512 if device == "cuda" else 16), 1024
     logits = many_pattern_rows(rows, width, g)
