@@ -1,6 +1,9 @@
-// Fused post+pre: the pipelined fast path (n = 4) computes the post in registers, stores the bf16
-// residual and projects those rounded values without reading them back; otherwise the post kernel
-// stores the residual and the pre kernel reads it (§3.7's semantics either way).
+// Fused post+pre. Short batches (n = 4): the pipelined kernel computes the post in registers, stores
+// the bf16 residual and projects those rounded values without reading them back. From
+// kFusedComposeMinTokens on, mhc_post then mhc_pre (the TMA kernel at D = 4096) is faster than that
+// kernel (benchmarks/NOTES.md, session 2026-11-26 (7)) and gives the same bits per token: the pipeline
+// applies mhc_post's FMA order, and mhc_pre's kernels compute its projection term for term. Other
+// shapes: the post kernel stores the residual and the pre kernel reads it (§3.7's semantics either way).
 #include "cuda_ops.h"
 #include "mhc_pipeline_kernel.cuh"
 #include "mhc_post_kernel.cuh"
@@ -10,10 +13,12 @@ namespace dsv4::cuda {
 
 int mhc_fused_post_pre(const MhcFusedParams& p, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
-  const int fast = pipeline_mhc::launch<pipeline_mhc::Mode::kFused>(p, s);
-  if (fast >= 0) return fast;
+  if (p.pre.tokens < pipeline_mhc::kFusedComposeMinTokens) {
+    const int fast = pipeline_mhc::launch<pipeline_mhc::Mode::kFused>(p, s);
+    if (fast >= 0) return fast;
+  }
   const int err = launch_mhc_post(p.post, s);
-  return err != 0 ? err : launch_mhc_pre<false>(p.pre, s);
+  return err != 0 ? err : mhc_pre(p.pre, stream);
 }
 
 }  // namespace dsv4::cuda

@@ -88,6 +88,9 @@ enum class Engine { kGlobal, kGlobalBf16, kTf32, kBf16 };
 constexpr bool bf16_parts(Engine e) { return e == Engine::kBf16 || e == Engine::kGlobalBf16; }
 
 constexpr int kN = 4;
+// The fused ops (kFused, kFusedDelayed) run here below this many tokens; from there on mhc_post then
+// the pre op's own kernel measured faster (mhc_fused_post_pre.cu), with the same bits per token.
+constexpr int64_t kFusedComposeMinTokens = 1024;
 constexpr int kBf16Pad = 32;     // bf16 elements after each staged row: conflict-free 16-byte loads
 constexpr int kBf16Slice = 256;  // D/C of the bf16 engine, fixed so that every fn offset is an immediate
 constexpr int kTile = 16;        // tokens per tile: the mma M dimension

@@ -207,6 +207,44 @@ def test_cuda_batch_invariant_across_engines(d):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("norm", [True, False], ids=["norm", "nonorm"])
+@pytest.mark.parametrize("d", [4096, 7168])
+def test_cuda_batch_invariant_across_compose(d, norm):
+    """§3.11 where the CUDA fused ops (n = 4) change kernels with T: below 1024 tokens the pipelined
+    kernel applies the post in registers and projects the rounded streams; from 1024 on mhc_post runs,
+    then the pre op's own kernel (at D = 4096 the TMA kernel, 64-token tiles) on the stored streams. A
+    token must get the same bits either way: a 1100-token batch (a partial last tile, magnitudes spread
+    over six decades) against single tokens, short spans, and a 1053-token span off the tile grid, for
+    mhc_fused_post_pre and mhc_fused_post_pre_delayed (carried weights, and the identity entry)."""
+    n, t = 4, 1100
+    case = Case((t,), n, d, norm=norm, repeat=7, rms_eps=1e-6 if norm else 1e-20)
+    torch.manual_seed(seed_of("fused-compose", case))
+    scale = torch.logspace(-3, 3, t, device="cuda").view(t, 1, 1)[torch.randperm(t, device="cuda")]
+    x = torch.randn(t, d, device="cuda").to(torch.bfloat16)
+    residual = (torch.randn(t, n, d, device="cuda") * scale).to(torch.bfloat16)
+    post, comb = torch.rand(t, n, 1, device="cuda") * 2, torch.rand(t, n, n, device="cuda")
+    pre = PreInputs.make(case).to("cuda")
+    pre_mix = torch.rand(t, n, device="cuda") + case.pre_eps
+    c = case
+    delayed = (pre.fn, pre.hc_scale, pre.hc_base, c.rms_eps, c.pre_eps, c.sink_eps, c.mult, c.repeat)
+    calls = {
+        "mhc_fused_post_pre": lambda s: OP(x[s], residual[s], post[s], comb[s], *pre.args()),
+        "mhc_fused_post_pre_delayed": lambda s: OPS.mhc_fused_post_pre_delayed(
+            x[s], residual[s], post[s], comb[s], *delayed, pre_mix[s], pre.norm_weight, c.norm_eps),
+        "mhc_fused_post_pre_delayed identity": lambda s: OPS.mhc_fused_post_pre_delayed(
+            x[s], residual[s], post[s], comb[s], *delayed, None, pre.norm_weight, c.norm_eps),
+    }
+    spans = [(tok, tok + 1) for tok in (0, 63, 64, 1023, 1024, t - 1)] + [(5, 70), (60, 1023), (37, 1090)]
+    for name, call in calls.items():
+        whole = call(slice(None))
+        for a, b in spans:
+            try:
+                assert_same(tuple(w[a:b] for w in whole), call(slice(a, b)))
+            except AssertionError as e:
+                raise AssertionError(f"{name}, tokens {a}..{b - 1}: {e}") from None
+
+
+@pytest.mark.gpu
 @pytest.mark.slow
 def test_cuda_offsets_past_2_31():
     """§3.11: offsets are 64-bit. T * n * D just past 2^31 elements (Pro shape n = 4, D = 7168, 8.6 GB of
