@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Session 2026-11-26 (7), call 4: the TMA fused kernel with x / mixes prefetched to L2 and no early collapse loads (ft2; ft3: + old streams evict-normal) against u4 and fc.
+set -u
+export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
+for w in u4 fc ft2 ft3; do python3 -m pip install -q --no-index --no-deps --target /tmp/ab/$w .carry/w/$w/*.whl; done
+for w in ft3 ft2; do PYTHONPATH=/tmp/ab/$w timeout 150 python3 -m pytest -q tests/python/test_mhc_fused_post_pre.py tests/python/test_mhc_fused_post_pre_delayed.py -k cuda 2>&1 | tail -2; done
+for rep in 1 2; do for w in u4 fc ft2 ft3; do PYTHONPATH=/tmp/ab/$w timeout 100 python3 .carry/ab_fused.py $w "4096" "4096 16384 65536"; done; done 2>&1 | tee $OUT/ab_fused.log | cut -c1-150
+export PYTHONPATH=/tmp/ab/ft3
+timeout 120 ncu --kernel-name regex:mhc_tma_kernel --launch-skip 2 --launch-count 1 --section SpeedOfLight --section Occupancy --section WarpStateStats --section MemoryWorkloadAnalysis \
+    python3 .carry/prof_fused.py mhc_fused_post_pre norm 16384 > $OUT/ncu_ft3_fused_norm.txt 2>&1; echo "ncu rc $?"
+grep -E "Duration|DRAM Throughput|L2 Hit|Warp Cycles Per Issued|Achieved Occupancy" $OUT/ncu_ft3_fused_norm.txt
