@@ -120,20 +120,52 @@ class PerDevice {
   std::atomic<int> values_[kMaxDevices] = {};
 };
 
-// A launch of `grid` blocks of `block` threads in 1-D thread-block clusters of `cluster` blocks,
-// for cudaLaunchKernelEx; `attr` (the cluster dimension) must outlive the launch.
-inline cudaLaunchConfig_t cluster_launch(unsigned grid, unsigned block, unsigned cluster, size_t smem,
-                                         cudaStream_t stream, cudaLaunchAttribute& attr) {
-  attr.id = cudaLaunchAttributeClusterDimension;
-  attr.val.clusterDim.x = cluster;
-  attr.val.clusterDim.y = 1;
-  attr.val.clusterDim.z = 1;
+// Programmatic dependent launch (PDL, sm_90): a kernel launched with launch_config's attribute may
+// start while the kernel before it in the stream finishes. Such a kernel calls pdl_begin() before its
+// first global memory access: it lets the next PDL launch start (that kernel still waits in its own
+// pdl_begin), then waits until the previous kernel has completed and its writes are visible. So a
+// chain of short kernels (decode calls, CUDA-graph replays) overlaps each launch with the previous
+// kernel's tail; the results are those of ordinary stream order. Launched without the attribute (or
+// after a kernel without it) the wait returns at once.
+__device__ __forceinline__ void pdl_begin() {
+  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
+  asm volatile("griddepcontrol.wait;\n" ::: "memory");
+}
+
+// cudaLaunchKernelEx attributes: PDL, and a 1-D cluster dimension when cluster > 0. Must outlive the
+// launch.
+struct LaunchAttrs {
+  cudaLaunchAttribute a[2];
+};
+
+// A launch of `grid` blocks of `block` threads, with PDL, in 1-D thread-block clusters of `cluster`
+// blocks (0: no cluster).
+inline cudaLaunchConfig_t launch_config(unsigned grid, unsigned block, unsigned cluster, size_t smem,
+                                        cudaStream_t stream, LaunchAttrs& attrs) {
   cudaLaunchConfig_t cfg = {};
   cfg.gridDim = dim3(grid);
   cfg.blockDim = dim3(block);
   cfg.dynamicSmemBytes = smem;
   cfg.stream = stream;
-  cfg.attrs = &attr;
+  cfg.attrs = attrs.a;
+  attrs.a[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attrs.a[0].val.programmaticStreamSerializationAllowed = 1;
+  cfg.numAttrs = 1;
+  if (cluster > 0) {
+    attrs.a[1].id = cudaLaunchAttributeClusterDimension;
+    attrs.a[1].val.clusterDim.x = cluster;
+    attrs.a[1].val.clusterDim.y = 1;
+    attrs.a[1].val.clusterDim.z = 1;
+    cfg.numAttrs = 2;
+  }
+  return cfg;
+}
+
+// The same without PDL, in clusters: kernels that do not call pdl_begin() (the TMA kernel).
+inline cudaLaunchConfig_t cluster_launch(unsigned grid, unsigned block, unsigned cluster, size_t smem,
+                                         cudaStream_t stream, LaunchAttrs& attrs) {
+  cudaLaunchConfig_t cfg = launch_config(grid, block, cluster, smem, stream, attrs);
+  cfg.attrs = attrs.a + 1;
   cfg.numAttrs = 1;
   return cfg;
 }

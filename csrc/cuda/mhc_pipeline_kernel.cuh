@@ -749,6 +749,7 @@ __global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedPa
   const int d_slice = int(hidden / csize), fn_stride = staged_row_stride<E>(d_slice);
   const int warp = threadIdx.x / 32, owners = blockDim.x / 32 - workers;
 
+  pdl_begin();
   if (threadIdx.x == 0) {
     for (int s = 0; s < kRing; ++s) {
       mbar_init(&sh.partials_full[s]);
@@ -838,8 +839,8 @@ int launch_variant(const MhcFusedParams& p, const DelayedArgs& da, int csize, cu
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
 
-  cudaLaunchAttribute attr;
-  cudaLaunchConfig_t cfg = cluster_launch(unsigned(csize), unsigned(threads), unsigned(csize), 0, stream, attr);
+  LaunchAttrs attr;
+  cudaLaunchConfig_t cfg = launch_config(unsigned(csize), unsigned(threads), unsigned(csize), 0, stream, attr);
   // Clusters that can be resident at once for a kernel variant and its shared memory (0: cannot
   // launch). The attribute calls and the occupancy query cost host time, so each (device,
   // variant, shape) asks once; the shared-memory opt-in is set to the device maximum so that a

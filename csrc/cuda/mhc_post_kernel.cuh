@@ -18,6 +18,7 @@ __global__ void __launch_bounds__(kPostThreads) mhc_post_kernel(MhcPostParams p)
   const int64_t hidden = p.hidden;
   const int64_t chunks = hidden / kW;  // kVec: hidden % 8 == 0
   const int64_t items = p.tokens * chunks;
+  pdl_begin();
   for (int64_t item = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; item < items;
        item += int64_t(gridDim.x) * blockDim.x) {
     const int64_t t = item / chunks;
@@ -71,12 +72,10 @@ inline int launch_mhc_post(const MhcPostParams& p, cudaStream_t stream) {
   const unsigned grid = grid_for(items, kPostThreads);
   return dispatch_hc_mult(p.hc_mult, [&](auto n) {
     constexpr int N = decltype(n)::value;
-    if (vec) {
-      mhc_post_kernel<N, true><<<grid, kPostThreads, 0, stream>>>(p);
-    } else {
-      mhc_post_kernel<N, false><<<grid, kPostThreads, 0, stream>>>(p);
-    }
-    return int(cudaGetLastError());
+    LaunchAttrs attr;
+    const cudaLaunchConfig_t cfg = launch_config(grid, kPostThreads, 0, 0, stream, attr);
+    return int(vec ? cudaLaunchKernelEx(&cfg, mhc_post_kernel<N, true>, p)
+                   : cudaLaunchKernelEx(&cfg, mhc_post_kernel<N, false>, p));
   });
 }
 

@@ -616,7 +616,7 @@ int launch_variant(const MhcPreParams& pp, const DelayedArgs& da, cudaStream_t s
   constexpr size_t kSmem = smem_bytes<kNorm>();
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
-  cudaLaunchAttribute attr;
+  LaunchAttrs attr;
   cudaLaunchConfig_t cfg = cluster_launch(unsigned(kC), unsigned(kThreads), unsigned(kC), kSmem, stream, attr);
   static std::mutex mu;
   static std::map<int, int> resident_cache;  // per device: clusters resident at once (0: cannot launch)

@@ -136,6 +136,7 @@ __global__ void __launch_bounds__(kThreads, 1024 / kThreads)
   __shared__ uint64_t warp_pair[kWarps];
   __shared__ int32_t warp_part[kWarps];
 
+  pdl_begin();
   const int32_t width = int32_t(p.width);
   const int64_t begin = ragged_block_begin(sched, blockIdx.x), end = ragged_block_begin(sched, blockIdx.x + 1);
   const int lane = threadIdx.x % kWarp, warp = threadIdx.x / kWarp;
@@ -211,9 +212,10 @@ int launch(const RaggedPackParams& p, void* stream) {
     return int(e != cudaSuccess ? e : cudaErrorInvalidConfiguration);
   }
   const int64_t blocks = ragged_pack_blocks(p.rows, resident);
-  ragged_pack_kernel<kThreads, kUnroll, kDepth>
-      <<<unsigned(blocks), kThreads, 0, static_cast<cudaStream_t>(stream)>>>(p, ragged_schedule(p.rows, blocks));
-  return int(cudaGetLastError());
+  LaunchAttrs attr;
+  const cudaLaunchConfig_t cfg =
+      launch_config(unsigned(blocks), kThreads, 0, 0, static_cast<cudaStream_t>(stream), attr);
+  return int(cudaLaunchKernelEx(&cfg, ragged_pack_kernel<kThreads, kUnroll, kDepth>, p, ragged_schedule(p.rows, blocks)));
 }
 
 }  // namespace

@@ -639,6 +639,7 @@ __global__ void __launch_bounds__(kThreads, kBlocks) topk_kernel(TopKParams p, u
   using G = RowGroup<kClustered, !kClustered && kBlocks >= 6>;
   __shared__ SharedFor<kThreads, G> sh;
   extern __shared__ uint2 cand[];  // cand_cap entries {key, row index}
+  pdl_begin();
   G g;
   if constexpr (kClustered) {
     g.rank = cg::this_cluster().block_rank();
@@ -711,8 +712,8 @@ bool cluster_fits(int device, int group, size_t smem) {
   if (const auto it = cache.find(key); it != cache.end()) return it->second;
   int n = 0;
   if (opt_in_smem<1024, true>(device) == 0) {
-    cudaLaunchAttribute attr;
-    const cudaLaunchConfig_t cfg = cluster_launch(unsigned(group), 1024, unsigned(group), smem, nullptr, attr);
+    LaunchAttrs attr;
+    const cudaLaunchConfig_t cfg = launch_config(unsigned(group), 1024, unsigned(group), smem, nullptr, attr);
     if (cudaOccupancyMaxActiveClusters(&n, topk_kernel<1024, true>, &cfg) != cudaSuccess) n = 0;
   }
   cudaGetLastError();  // a refused query is an answer (no), not an error of this launch
@@ -725,14 +726,9 @@ int launch(const TopKParams& p, int group, int device, cudaStream_t s) {
   if (const int e = opt_in_smem<kThreads, kClustered, kBlocks>(device); e != 0) return e;
   const int64_t max_groups = 65535LL * 32 / group;
   const unsigned grid = unsigned((p.rows < max_groups ? p.rows : max_groups) * group);
-  if constexpr (!kClustered) {
-    topk_kernel<kThreads, false, kBlocks><<<grid, kThreads, cand_bytes(cap), s>>>(p, cap);
-    return int(cudaGetLastError());
-  } else {
-    cudaLaunchAttribute attr;
-    const cudaLaunchConfig_t cfg = cluster_launch(grid, kThreads, unsigned(group), cand_bytes(cap), s, attr);
-    return int(cudaLaunchKernelEx(&cfg, topk_kernel<kThreads, true>, p, cap));
-  }
+  LaunchAttrs attr;
+  const cudaLaunchConfig_t cfg = launch_config(grid, kThreads, kClustered ? unsigned(group) : 0u, cand_bytes(cap), s, attr);
+  return int(cudaLaunchKernelEx(&cfg, topk_kernel<kThreads, kClustered, kBlocks>, p, cap));
 }
 
 }  // namespace

@@ -267,6 +267,7 @@ __global__ void __launch_bounds__(kBlockWarps * kWarp, 64 / kSteps + 2) topk_war
   using Smem = BlockSmem<kSteps, kGroup>;
   extern __shared__ uint4 smem_words[];
   Smem& sm = *reinterpret_cast<Smem*>(smem_words);
+  pdl_begin();
   const int warp = threadIdx.x / kWarp, lane = threadIdx.x % kWarp;
   const int slot = warp / kGroup, part = warp % kGroup;
   float* const buf = sm.row[warp];
@@ -325,9 +326,10 @@ int launch(const TopKParams& p, cudaStream_t stream) {
   constexpr int kRows = BlockSmem<kSteps, kGroup>::kRows;
   const int64_t blocks = (p.rows + kRows - 1) / kRows;
   const unsigned grid = unsigned(blocks < resident ? blocks : resident);
-  topk_warp_rows_kernel<kSteps, kGroup>
-      <<<grid, kBlockWarps * kWarp, sizeof(BlockSmem<kSteps, kGroup>), stream>>>(p);
-  return int(cudaGetLastError());
+  LaunchAttrs attr;
+  const cudaLaunchConfig_t cfg =
+      launch_config(grid, kBlockWarps * kWarp, 0, sizeof(BlockSmem<kSteps, kGroup>), stream, attr);
+  return int(cudaLaunchKernelEx(&cfg, topk_warp_rows_kernel<kSteps, kGroup>, p));
 }
 
 }  // namespace
