@@ -568,24 +568,26 @@ __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, u
   // (Nsight Compute source counters, benchmarks/NOTES.md).
   const uint32_t seg_cap = cand_cap / kWarps;
   uint2* seg = cand + warp * seg_cap;
-  const uint32_t seg_addr = uint32_t(__cvta_generic_to_shared(seg)), last_pos = seg_cap - 1;
+  const uint32_t seg_addr = uint32_t(__cvta_generic_to_shared(seg));
   const uint32_t entry0 = offset + first + lane;  // the row index of this lane's entry at step 0
   uint32_t count = 0;
   // One compare feeds both the ballot and the store's predicate (written apart, the ballot's
-  // compare and the asm's were two). A slot past the segment: its last (the block then walks its
-  // slice instead).
+  // compare and the asm's were two). A slot past the segment is not stored (the block then walks
+  // its slice instead); clamping such lanes onto the last slot made several lanes write one address
+  // (compute-sanitizer racecheck: write-write hazards).
   const auto take = [&](float x, uint32_t entry) {
     uint32_t taken;
     asm volatile(
-        "{\n .reg .pred p;\n .reg .b32 b, c, a;\n"
+        "{\n .reg .pred p, q;\n .reg .b32 b, c, a;\n"
         " setp.ge.f32 p, %1, %2;\n"
         " vote.sync.ballot.b32 b, p, 0xffffffff;\n"
-        " and.b32 c, b, %3;\n popc.b32 c, c;\n add.u32 c, c, %4;\n min.u32 c, c, %5;\n"
+        " and.b32 c, b, %3;\n popc.b32 c, c;\n add.u32 c, c, %4;\n"
+        " setp.lt.and.u32 q, c, %5, p;\n"
         " mad.lo.u32 a, c, 8, %6;\n"
-        " @p st.shared.v2.b32 [a], {%7, %8};\n"
+        " @q st.shared.v2.b32 [a], {%7, %8};\n"
         " popc.b32 %0, b;\n}\n"
         : "=r"(taken)
-        : "f"(x), "f"(tau), "r"(lanes_below), "r"(count), "r"(last_pos), "r"(seg_addr), "r"(__float_as_uint(x)),
+        : "f"(x), "f"(tau), "r"(lanes_below), "r"(count), "r"(seg_cap), "r"(seg_addr), "r"(__float_as_uint(x)),
           "r"(entry)
         : "memory");
     count += taken;
