@@ -54,8 +54,10 @@ template <class Source>
 constexpr int walk_unroll() { return Source::kShared ? 4 : 8; }
 // Loads a lane keeps in flight while streaming: 256 threads x 4 blocks x 16 x 4 B = 64 KB in flight
 // per SM, ~2x what Little's law asks at the HBM roof (23 GB/s per SM x ~1.3 us). Narrow rows (six
-// 256-thread blocks, 40 registers) take 8: their time goes to per-row chains.
-constexpr int stream_steps(int threads, int blocks) { return threads * blocks <= 1024 ? 16 : 8; }
+// 256-thread blocks, 40 registers) take 8: their time goes to per-row chains. So do the 1024-thread
+// decode blocks: a warp there has few steps (8 for a 65536-wide row over a cluster of 8), and a
+// 16-step group ran half its steps past the slice (decode 8-10 % faster with 8, benchmarks/NOTES.md).
+constexpr int stream_steps(int threads, int blocks) { return threads < 1024 && threads * blocks <= 1024 ? 16 : 8; }
 // Blocks per SM the registers must allow by default: one of 1024 threads (decode), six of 256 (40
 // registers; rows up to 8192). Wider rows take four of 256 (64 registers): four rows in flight an
 // SM measured 7 % faster than two 512-thread blocks (benchmarks/NOTES.md).
