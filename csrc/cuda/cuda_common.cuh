@@ -161,7 +161,8 @@ inline cudaLaunchConfig_t launch_config(unsigned grid, unsigned block, unsigned 
   return cfg;
 }
 
-// The same without PDL, in clusters: kernels that do not call pdl_begin() (the TMA kernel).
+// The same without PDL, in clusters of `cluster` > 0 blocks: kernels that do not call pdl_begin()
+// (the TMA kernel).
 inline cudaLaunchConfig_t cluster_launch(unsigned grid, unsigned block, unsigned cluster, size_t smem,
                                          cudaStream_t stream, LaunchAttrs& attrs) {
   cudaLaunchConfig_t cfg = launch_config(grid, block, cluster, smem, stream, attrs);

@@ -215,7 +215,8 @@ int launch(const RaggedPackParams& p, void* stream) {
   LaunchAttrs attr;
   const cudaLaunchConfig_t cfg =
       launch_config(unsigned(blocks), kThreads, 0, 0, static_cast<cudaStream_t>(stream), attr);
-  return int(cudaLaunchKernelEx(&cfg, ragged_pack_kernel<kThreads, kUnroll, kDepth>, p, ragged_schedule(p.rows, blocks)));
+  return int(
+      cudaLaunchKernelEx(&cfg, ragged_pack_kernel<kThreads, kUnroll, kDepth>, p, ragged_schedule(p.rows, blocks)));
 }
 
 }  // namespace

@@ -731,7 +731,8 @@ int launch(const TopKParams& p, int group, int device, cudaStream_t s) {
   const int64_t max_groups = 65535LL * 32 / group;
   const unsigned grid = unsigned((p.rows < max_groups ? p.rows : max_groups) * group);
   LaunchAttrs attr;
-  const cudaLaunchConfig_t cfg = launch_config(grid, kThreads, kClustered ? unsigned(group) : 0u, cand_bytes(cap), s, attr);
+  const unsigned cluster = kClustered ? unsigned(group) : 0u;
+  const cudaLaunchConfig_t cfg = launch_config(grid, kThreads, cluster, cand_bytes(cap), s, attr);
   return int(cudaLaunchKernelEx(&cfg, topk_kernel<kThreads, kClustered, kBlocks>, p, cap));
 }
 
