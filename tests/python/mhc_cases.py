@@ -253,6 +253,19 @@ def assert_batch_invariant(op, batch_args, per_token_args, tokens: int):
         assert_same(tuple(w[t:t + 1] for w in whole), alone)
 
 
+def assert_spans_match(calls, spans):
+    """For each named call (a slice of the tokens -> outputs): the whole batch's outputs cut to each
+    span (a, b) == the call on that span alone, bitwise; a failure names the call and the span."""
+    for name, call in calls.items():
+        whole = call(slice(None))
+        whole = whole if isinstance(whole, tuple) else (whole,)
+        for a, b in spans:
+            try:
+                assert_same(tuple(w[a:b] for w in whole), call(slice(a, b)))
+            except AssertionError as e:
+                raise AssertionError(f"{name}, tokens {a}..{b - 1}: {e}") from None
+
+
 def assert_graph_replay_matches_eager(op, make_args):
     """CUDA graph: capture op(*static) once, refill the static tensor inputs in place with fresh data,
     replay, and compare bitwise with eager on the fresh data (§3.11: no allocation besides the outputs,

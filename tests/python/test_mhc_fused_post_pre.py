@@ -10,7 +10,8 @@ import torch
 from torch._subclasses.fake_tensor import FakeTensorMode
 
 from mhc_cases import (CASES, FAKE_DEVICES, OPS, Case, PostInputs, PreInputs, assert_batch_invariant,
-                       assert_graph_replay_matches_eager, assert_same, nbytes, run_poisoned, seed_of)
+                       assert_graph_replay_matches_eager, assert_same, assert_spans_match, nbytes, run_poisoned,
+                       seed_of)
 
 OP = OPS.mhc_fused_post_pre
 
@@ -192,18 +193,9 @@ def test_cuda_batch_invariant_across_engines(d):
         "hc_head": lambda s: OPS.hc_head(residual[s], head.fn, head.hc_scale, head.hc_base, 1e-6, 1e-6),
         "mhc_post_hc_head": post_head,
     }
-    for name, call in calls.items():
-        whole = call(slice(None))
-        whole = whole if isinstance(whole, tuple) else (whole,)
-        # single tokens, and small batches (2-4 tiles of 16 tokens, still on the decode engine)
-        spans = [(tok, tok + 1) for tok in (0, 15, 16, 111, 112, 150, t - 1)] + [(3, 20), (17, 50), (64, 128)]
-        for a, b in spans:
-            alone = call(slice(a, b))
-            alone = alone if isinstance(alone, tuple) else (alone,)
-            try:
-                assert_same(tuple(w[a:b] for w in whole), alone)
-            except AssertionError as e:
-                raise AssertionError(f"{name}, tokens {a}..{b - 1}: {e}") from None
+    # single tokens, and small batches (2-4 tiles of 16 tokens, still on the decode engine)
+    spans = [(tok, tok + 1) for tok in (0, 15, 16, 111, 112, 150, t - 1)] + [(3, 20), (17, 50), (64, 128)]
+    assert_spans_match(calls, spans)
 
 
 @pytest.mark.gpu
@@ -235,13 +227,7 @@ def test_cuda_batch_invariant_across_compose(d, norm):
             x[s], residual[s], post[s], comb[s], *delayed, None, pre.norm_weight, c.norm_eps),
     }
     spans = [(tok, tok + 1) for tok in (0, 63, 64, 1023, 1024, t - 1)] + [(5, 70), (60, 1023), (37, 1090)]
-    for name, call in calls.items():
-        whole = call(slice(None))
-        for a, b in spans:
-            try:
-                assert_same(tuple(w[a:b] for w in whole), call(slice(a, b)))
-            except AssertionError as e:
-                raise AssertionError(f"{name}, tokens {a}..{b - 1}: {e}") from None
+    assert_spans_match(calls, spans)
 
 
 @pytest.mark.gpu

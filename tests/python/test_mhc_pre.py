@@ -11,7 +11,8 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 
 from conftest import FP32_EPS, assert_bf16_close
 from mhc_cases import (CASES, FAKE_DEVICES, OPS, Case, PreInputs, assert_batch_invariant,
-                       assert_graph_replay_matches_eager, assert_same, nbytes, run_poisoned, seed_of, streams)
+                       assert_graph_replay_matches_eager, assert_same, assert_spans_match, nbytes, run_poisoned,
+                       seed_of, streams)
 
 OP = OPS.mhc_pre
 
@@ -176,13 +177,7 @@ def test_cuda_batch_invariant_across_kernels(norm):
     }
     spans = [(tok, tok + 1) for tok in (0, 63, 64, 1023, 1024, t - 1)] + [(5, 70), (960, 1023), (37, 1090),
                                                                        (t - 1040, t)]
-    for name, call in calls.items():
-        whole = call(slice(None))
-        for a, b in spans:
-            try:
-                assert_same(tuple(w[a:b] for w in whole), call(slice(a, b)))
-            except AssertionError as e:
-                raise AssertionError(f"{name}, tokens {a}..{b - 1}: {e}") from None
+    assert_spans_match(calls, spans)
 
 
 @pytest.mark.gpu
