@@ -58,6 +58,13 @@ constexpr int walk_unroll() { return Source::kShared ? 4 : 8; }
 // decode blocks: a warp there has few steps (8 for a 65536-wide row over a cluster of 8), and a
 // 16-step group ran half its steps past the slice (decode 8-10 % faster with 8, benchmarks/NOTES.md).
 constexpr int stream_steps(int threads, int blocks) { return threads < 1024 && threads * blocks <= 1024 ? 16 : 8; }
+// Groups of stream steps a warp prefetches into L2 ahead of its loads: two in the six-block kernel
+// (rows of 4097-8192 columns: 8192 x 8192 146-148 against 152-162 us); none elsewhere, where it
+// measured no gain (4096 x 32768, decode) or a loss (2048 x 131072: 444 against 398 us;
+// benchmarks/NOTES.md).
+constexpr uint32_t stream_prefetch(int threads, int blocks) {
+  return threads < 1024 && threads * blocks > 1024 ? 2 : 0;
+}
 // Blocks per SM the registers must allow by default: one of 1024 threads (decode), six of 256 (40
 // registers; rows up to 8192). Wider rows take four of 256 (64 registers): four rows in flight an
 // SM measured 7 % faster than two 512-thread blocks (benchmarks/NOTES.md).
@@ -519,10 +526,21 @@ struct WarpStream {
   }
 };
 
+// L2 prefetch of a warp's group of steps starting at s0 (contiguous slices): lane u < kStream asks
+// for the 128 bytes of step s0 + u. No register waits on it, so the bytes in flight are not bounded
+// by the loads a lane holds (stream_prefetch says where that pays).
+template <int kStream>
+__device__ __forceinline__ void prefetch_group(const float* slice, uint32_t n, uint32_t first, uint32_t steps,
+                                               uint32_t s0) {
+  const uint32_t lane = threadIdx.x % kWarp, j = first + (s0 + lane) * kWarp;
+  if (lane < uint32_t(kStream) && s0 + lane < steps && j < n)
+    asm volatile("prefetch.global.L2 [%0];" ::"l"(slice + j));
+}
+
 // A slice of a row longer than k (entries offset .. offset + n - 1 of the row's `len`): the sample,
 // the threshold, the stream into the candidate buffer, then the exact select (file comment).
-// kStream: loads a lane keeps in flight (stream_steps).
-template <int kThreads, int kStream, class G>
+// kStream: loads a lane keeps in flight (stream_steps); kPrefetch: groups prefetched ahead (stream_prefetch).
+template <int kThreads, int kStream, uint32_t kPrefetch, class G>
 __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, uint32_t offset, uint32_t len,
                            uint32_t k, uint2* cand, uint32_t cand_cap, int32_t* out,
                            SharedFor<kThreads, G>& sh, G& g) {
@@ -548,6 +566,8 @@ __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, u
   uint32_t* hist = sh.hist + g.hist_offset;
   clear_hist(hist, kThreads);
   load(0);
+  if (kPrefetch > 0 && col_stride == 1)  // the next groups come in while the sample is picked
+    for (uint32_t d = 1; d <= kPrefetch; ++d) prefetch_group<kStream>(slice, n, first, steps, d * kStream);
 #pragma unroll
   for (int u = 0; u < kStream; ++u)
     if (u < steps && first + lane + u * kWarp < n) count_first_digit(hist, topk_row_key(v[u]));
@@ -597,6 +617,7 @@ __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, u
 #pragma unroll
   for (int u = 0; u < kStream; ++u) take(v[u], entry0 + u * kWarp);
   for (uint32_t s0 = kStream; s0 < steps; s0 += kStream) {
+    if (kPrefetch > 0 && col_stride == 1) prefetch_group<kStream>(slice, n, first, steps, s0 + kPrefetch * kStream);
     load(s0);
 #pragma unroll
     for (int u = 0; u < kStream; ++u) take(v[u], entry0 + (s0 + u) * kWarp);
@@ -665,9 +686,9 @@ __global__ void __launch_bounds__(kThreads, kBlocks) topk_kernel(TopKParams p, u
     } else {
       const int64_t s0 = len * g.rank / g.size, s1 = len * (g.rank + 1) / g.size;
       const float* slice = p.logits + r * p.logits_row_stride + (start + s0) * p.logits_col_stride;
-      select_row<kThreads, stream_steps(kThreads, kBlocks)>(slice, uint32_t(s1 - s0), p.logits_col_stride,
-                                                            uint32_t(s0), uint32_t(len), uint32_t(p.k), cand,
-                                                            cand_cap, out, sh, g);
+      select_row<kThreads, stream_steps(kThreads, kBlocks), stream_prefetch(kThreads, kBlocks)>(
+          slice, uint32_t(s1 - s0), p.logits_col_stride, uint32_t(s0), uint32_t(len), uint32_t(p.k), cand, cand_cap,
+          out, sh, g);
     }
     __syncthreads();  // shared storage is reused by the next row (across the cluster: RowGroup)
   }
