@@ -171,6 +171,59 @@ inline cudaLaunchConfig_t cluster_launch(unsigned grid, unsigned block, unsigned
   return cfg;
 }
 
+// ---- Distributed shared memory and mbarriers (sm_90 clusters) ----
+// Shared-memory addresses as 32-bit operands: this CTA's, and the same offset in CTA `rank` of the
+// cluster.
+__device__ __forceinline__ uint32_t smem_u32(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ uint32_t cluster_addr(const void* p, uint32_t rank) {
+  uint32_t out;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(out) : "r"(smem_u32(p)), "r"(rank));
+  return out;
+}
+__device__ __forceinline__ void mbar_init(uint64_t* bar) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(bar)) : "memory");
+}
+// The one local arrival of a phase, plus the bytes the phase waits for.
+__device__ __forceinline__ void mbar_arm(uint64_t* bar, uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(bar)), "r"(bytes)
+               : "memory");
+}
+// CTA-scope acquire: the waited-for bytes are this CTA's shared memory, made visible by the
+// st.async complete_tx (release at cluster scope); a cluster-scope acquire would also invalidate L1
+// (CCTL.IVALL) on every poll, which profiled as the kernel's top stall.
+// kHintNs: how long a waiting warp may stay suspended per poll (the mHC pipeline's owners, which wait
+// most of the time and would otherwise take issue slots from its workers); 0: the default.
+template <uint32_t kHintNs = 0>
+__device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) {
+  uint32_t done;
+  do {
+    if constexpr (kHintNs > 0) {
+      asm volatile(
+          "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2, %3;\n"
+          " selp.u32 %0, 1, 0, p;\n}\n"
+          : "=r"(done)
+          : "r"(smem_u32(bar)), "r"(parity), "n"(kHintNs)
+          : "memory");
+    } else {
+      asm volatile(
+          "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
+          " selp.u32 %0, 1, 0, p;\n}\n"
+          : "=r"(done)
+          : "r"(smem_u32(bar)), "r"(parity)
+          : "memory");
+    }
+  } while (!done);
+}
+// Two 32-bit words into CTA shared memory elsewhere in the cluster; the bytes complete that CTA's
+// mbarrier at remote_bar (a phase armed with mbar_arm for them).
+__device__ __forceinline__ void st_async_u32x2(uint32_t remote, uint32_t a, uint32_t b, uint32_t remote_bar) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.b32 [%0], {%1, %2}, [%3];" ::"r"(remote),
+               "r"(a), "r"(b), "r"(remote_bar)
+               : "memory");
+}
+
 // Grid size for a grid-stride loop over `items` with `per_block` items per block pass.
 inline unsigned grid_for(int64_t items, int per_block, int64_t cap = 65535LL * 32) {
   int64_t g = (items + per_block - 1) / per_block;

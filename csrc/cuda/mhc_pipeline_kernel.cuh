@@ -131,48 +131,7 @@ struct alignas(16) Shared {
 };
 
 // ---- PTX: mbarriers, DSMEM stores that complete a remote mbarrier, named barriers ----
-__device__ __forceinline__ uint32_t smem_u32(const void* p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
-__device__ __forceinline__ uint32_t cluster_addr(const void* p, uint32_t rank) {
-  uint32_t out;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(out) : "r"(smem_u32(p)), "r"(rank));
-  return out;
-}
-__device__ __forceinline__ void mbar_init(uint64_t* bar) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(smem_u32(bar)) : "memory");
-}
-// The one local arrival of a phase, plus the bytes the phase waits for.
-__device__ __forceinline__ void mbar_arm(uint64_t* bar, uint32_t bytes) {
-  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(smem_u32(bar)), "r"(bytes)
-               : "memory");
-}
-// CTA-scope acquire: the waited-for bytes are this CTA's shared memory, made visible by the
-// st.async complete_tx (release at cluster scope); a cluster-scope acquire would also invalidate L1
-// (CCTL.IVALL) on every poll, which profiled as the kernel's top stall.
-// kHintNs: how long a waiting warp may stay suspended per poll (owners, which wait most of the time
-// and would otherwise take issue slots from the workers); 0: the default.
-template <uint32_t kHintNs = 0>
-__device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) {
-  uint32_t done;
-  do {
-    if constexpr (kHintNs > 0) {
-      asm volatile(
-          "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2, %3;\n"
-          " selp.u32 %0, 1, 0, p;\n}\n"
-          : "=r"(done)
-          : "r"(smem_u32(bar)), "r"(parity), "n"(kHintNs)
-          : "memory");
-    } else {
-      asm volatile(
-          "{\n .reg .pred p;\n mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n"
-          " selp.u32 %0, 1, 0, p;\n}\n"
-          : "=r"(done)
-          : "r"(smem_u32(bar)), "r"(parity)
-          : "memory");
-    }
-  } while (!done);
-}
+// smem_u32, cluster_addr and the mbarrier helpers: cuda_common.cuh.
 __device__ __forceinline__ void st_async(uint32_t remote, float4 v, uint32_t remote_bar) {
   asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.f32 [%0], {%1, %2, %3, %4}, [%5];" ::"r"(
                    remote),

@@ -92,7 +92,10 @@ struct Shared {
   alignas(16) uint32_t sum[kClustered ? 2 * kTopkBins : 4];
   uint32_t sel_digit, sel_remaining, sel_count, sel_total;
   uint32_t warp_count[2][kWarps];
-  uint32_t block_count[2];  // read by the later blocks of the cluster
+  // Clustered: the above / on-prefix counts of the lower-rank blocks of the cluster, slot per rank,
+  // written by those blocks (st.async) and complete when counts_full's phase does.
+  alignas(8) uint32_t lower_count[kClustered ? kMaxClusterBlocks : 1][2];
+  alignas(8) uint64_t counts_full;
 };
 
 // The blocks that share a row: a thread-block cluster splits a row into contiguous slices, so
@@ -100,18 +103,21 @@ struct Shared {
 // exchanged through distributed shared memory. Unclustered: one block per row and plain barriers,
 // no state and no cluster code in the kernel.
 //
-// Cluster barriers: one after each histogram (pick_digit) and one before the offsets are read
-// (ordered_bases), nothing else per row. Clusters of 2 pull: each block reads the other's
+// Cluster barriers: one after each histogram (pick_digit), nothing else per row. The ordered
+// write's offsets (ordered_bases) travel by st.async into the higher ranks and complete an
+// mbarrier there, so a block waits only for the lower ranks' counts (a cluster barrier there cost
+// ~0.8 us a decode call, benchmarks/NOTES.md). Clusters of 2 pull: each block reads the other's
 // histogram after the barrier; the histograms alternate between two buffers, so a block clears
 // the next one while the other may still read the last one. Larger clusters push: a block adds
 // its nonzero bins into every block's sum buffer before the barrier (a few hundred remote adds,
 // where pulling every block's 2048 bins moved 8 KB per block and pick through the cluster network)
 // and picks from its own copy; the sums alternate between two buffers, a block clears the one it
 // read before it arrives at the next barrier, and the next pushes into it come after the barrier
-// after that. block_count is rewritten in the next row's ordered_bases, after that row's first
-// pick_digit barrier. The blocks pass one last barrier before they exit (remote shared memory
-// must outlive its users). kWarpPick: an unclustered block picks its digits with one warp
-// (pick_top_down) rather than a block-wide CUB scan.
+// after that. A block's lower_count slots are rewritten in the next row's ordered_bases, after
+// that row's first pick_digit barrier, which this block reaches only after reading them. The
+// blocks pass one last barrier before they exit (remote shared memory must outlive its users).
+// kWarpPick: an unclustered block picks its digits with one warp (pick_top_down) rather than a
+// block-wide CUB scan.
 template <bool kClusteredT, bool kWarpPickT = false>
 struct RowGroup;
 
@@ -131,6 +137,7 @@ struct RowGroup<true, false> {
   uint32_t hist_offset = 0;  // this block's histogram buffer in use, in Shared::hist
   uint32_t sum_offset = 0;  // the sum buffer of the next pick, in Shared::sum
   bool start_pending = false;  // the barrier after the sums were first cleared is not yet waited on
+  uint32_t counts_phase = 0;  // parity of Shared::counts_full's next phase (one a row)
   __device__ bool push() const { return size >= kPushFrom; }
   // Starts the next histogram in the other buffer.
   __device__ void next_hist() { hist_offset ^= kTopkBins; }
@@ -391,10 +398,10 @@ __device__ void select_digit(const W& walk, int pass, Selection& sel, SharedFor<
 
 // How many entries before this warp's part of the row (earlier blocks of the group, earlier
 // warps of this block) are above and on the prefix: per-warp counts, one exchange in the block,
-// one across the group.
+// one from the lower ranks of the group (RowGroup).
 template <int kThreads, class W, class G>
 __device__ void ordered_bases(const W& walk, const Selection& sel, uint32_t& above_base, uint32_t& on_base,
-                              SharedFor<kThreads, G>& sh, const G& g) {
+                              SharedFor<kThreads, G>& sh, G& g) {
   uint32_t n_above = 0, n_on = 0;
   walk.for_each([&](uint32_t, uint32_t key, bool valid) {
     n_above += __popc(__ballot_sync(0xffffffffu, valid && (key & sel.mask) > sel.prefix));
@@ -417,15 +424,19 @@ __device__ void ordered_bases(const W& walk, const Selection& sel, uint32_t& abo
     block_on += sh.warp_count[1][w];
   }
   if constexpr (G::kClustered) {
+    // This block's counts into every higher rank's slot, then wait for the lower ranks' (an
+    // mbarrier that their bytes complete: no cluster barrier, so no block waits for the higher ranks).
     if (threadIdx.x == 0) {
-      sh.block_count[0] = block_above;
-      sh.block_count[1] = block_on;
+      for (uint32_t r = g.rank + 1; r < g.size; ++r)
+        st_async_u32x2(cluster_addr(&sh.lower_count[g.rank][0], r), block_above, block_on,
+                       cluster_addr(&sh.counts_full, r));
+      mbar_arm(&sh.counts_full, g.rank * uint32_t(sizeof(sh.lower_count[0])));
     }
-    g.sync();
+    mbar_wait(&sh.counts_full, g.counts_phase);
+    g.counts_phase ^= 1u;
     for (uint32_t r = 0; r < g.rank; ++r) {
-      const uint32_t* other = g.remote(sh.block_count, r);
-      above_base += other[0];
-      on_base += other[1];
+      above_base += sh.lower_count[r][0];
+      on_base += sh.lower_count[r][1];
     }
   }
 }
@@ -669,6 +680,10 @@ __global__ void __launch_bounds__(kThreads, kBlocks) topk_kernel(TopKParams p, u
   if constexpr (kClustered) {
     g.rank = cg::this_cluster().block_rank();
     g.size = cg::this_cluster().num_blocks();
+    if (threadIdx.x == 0) {  // visible to the other blocks after the row's first cluster barrier
+      mbar_init(&sh.counts_full);
+      asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
     if (g.push()) {
       clear_bins(sh.sum, kThreads);
       clear_bins(sh.sum + kTopkBins, kThreads);

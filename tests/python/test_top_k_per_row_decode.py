@@ -71,11 +71,15 @@ def test_b1_seq_lens_with_next_n_1_equals_1d(device):
     check_decode(logits, 1, lens, 512, a, True)
 
 
-@pytest.mark.parametrize("pattern", ["small_ints", "band_1_1245", "relu_few_winners", "low10bits",
+@pytest.mark.parametrize("pattern", ["small_ints", "all_equal", "band_1_1245", "relu_few_winners", "low10bits",
                                      "lesson1_100win_8220zeros"])
+@pytest.mark.parametrize("width", [16512, 65536], ids=["w16512", "w65536"])
 @DET
-def test_value_patterns(device, pattern, deterministic):
-    logits = pattern_rows(pattern, 4, 16512, seed=2)
+def test_value_patterns(device, pattern, width, deterministic):
+    """Ties, bands and low-bit differences; on CUDA a row is split over a cluster of 4 (16512) or
+    8 (65536) blocks, so ties on the k-th value span blocks and the write's offsets come from the
+    lower-rank blocks' counts."""
+    logits = pattern_rows(pattern, 4, width, seed=2)
     width = logits.shape[1]
     seq_lens = i32([width, width - 100], device)  # next_n = 2: lengths W-1, W then W-101, W-100
     out = run_decode(logits.to(device), 2, seq_lens, 2048, deterministic)
