@@ -87,7 +87,8 @@ struct Shared {
   using Scan = cub::BlockScan<uint32_t, kThreads>;
   typename Scan::TempStorage scan;
   // This block's counts; clustered, two buffers (RowGroup::hist_offset picks the one in use) and
-  // the cluster's sums, pushed into every block by every block (RowGroup::sum_offset).
+  // the cluster's sums, pushed into every block by every block (RowGroup::sum_offset; clusters of
+  // 2: the other block's histogram).
   alignas(16) uint32_t hist[(kClustered ? 2 : 1) * kTopkBins];
   alignas(16) uint32_t sum[kClustered ? 2 * kTopkBins : 4];
   uint32_t sel_digit, sel_remaining, sel_count, sel_total;
@@ -96,6 +97,7 @@ struct Shared {
   // written by those blocks (st.async) and complete when counts_full's phase does.
   alignas(8) uint32_t lower_count[kClustered ? kMaxClusterBlocks : 1][2];
   alignas(8) uint64_t counts_full;
+  alignas(8) uint64_t hist_full[2];  // clusters of 2: the other block's histogram in sum[] (by buffer)
 };
 
 // The blocks that share a row: a thread-block cluster splits a row into contiguous slices, so
@@ -103,18 +105,21 @@ struct Shared {
 // exchanged through distributed shared memory. Unclustered: one block per row and plain barriers,
 // no state and no cluster code in the kernel.
 //
-// Cluster barriers: one after each histogram (pick_digit), nothing else per row. The ordered
-// write's offsets (ordered_bases) travel by st.async into the higher ranks and complete an
-// mbarrier there, so a block waits only for the lower ranks' counts (a cluster barrier there cost
-// ~0.8 us a decode call, benchmarks/NOTES.md). Clusters of 2 pull: each block reads the other's
-// histogram after the barrier; the histograms alternate between two buffers, so a block clears
-// the next one while the other may still read the last one. Larger clusters push: a block adds
-// its nonzero bins into every block's sum buffer before the barrier (a few hundred remote adds,
+// Exchanges per row: a histogram per pick (pick_digit) and the ordered write's counts
+// (ordered_bases). Clusters of 2 send their histogram (8 KB, st.async) into the other block's sum
+// buffer and wait on an mbarrier that those bytes complete: no cluster barrier at all (a barrier
+// per pick cost ~2 us a decode call of 64 rows, benchmarks/NOTES.md); the two sum buffers
+// alternate, and a block sends into one again only after the other block's next histogram has
+// arrived, which that block sends after reading the buffer. Larger clusters push: a block adds its
+// nonzero bins into every block's sum buffer before a cluster barrier (a few hundred remote adds,
 // where pulling every block's 2048 bins moved 8 KB per block and pick through the cluster network)
 // and picks from its own copy; the sums alternate between two buffers, a block clears the one it
 // read before it arrives at the next barrier, and the next pushes into it come after the barrier
-// after that. A block's lower_count slots are rewritten in the next row's ordered_bases, after
-// that row's first pick_digit barrier, which this block reaches only after reading them. The
+// after that. The ordered write's counts travel by st.async into the higher ranks' lower_count
+// slots and complete an mbarrier there, so a block waits only for the lower ranks (a cluster
+// barrier there cost ~0.8 us a decode call); a slot is rewritten a row later only after an
+// exchange of that row's first pick, which this block joins after reading it. The mbarriers are
+// initialised before the kernel's first cluster barrier, waited on before the first exchange. The
 // blocks pass one last barrier before they exit (remote shared memory must outlive its users).
 // kWarpPick: an unclustered block picks its digits with one warp (pick_top_down) rather than a
 // block-wide CUB scan.
@@ -136,8 +141,9 @@ struct RowGroup<true, false> {
   uint32_t rank, size;
   uint32_t hist_offset = 0;  // this block's histogram buffer in use, in Shared::hist
   uint32_t sum_offset = 0;  // the sum buffer of the next pick, in Shared::sum
-  bool start_pending = false;  // the barrier after the sums were first cleared is not yet waited on
+  bool start_pending = false;  // the kernel's first cluster barrier (RowGroup) is not yet waited on
   uint32_t counts_phase = 0;  // parity of Shared::counts_full's next phase (one a row)
+  uint32_t hist_phases = 0;  // clusters of 2: bit b, parity of Shared::hist_full[b]'s next phase
   __device__ bool push() const { return size >= kPushFrom; }
   // Starts the next histogram in the other buffer.
   __device__ void next_hist() { hist_offset ^= kTopkBins; }
@@ -332,8 +338,23 @@ __device__ uint32_t pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>&
       __syncthreads();  // the histogram is complete
       add_bins(hist);
     } else if (!g.push()) {
-      g.sync();  // every block's histogram is complete
-      for (uint32_t r = 0; r < g.size; ++r) add_bins(g.remote(hist, r));
+      // Clusters of 2: each block sends its histogram into the other's sum buffer (st.async) and
+      // waits for the other's on an mbarrier: no cluster barrier.
+      __syncthreads();  // this block's histogram is complete
+      if (g.start_pending) {  // the other block's mbarriers are initialised (the kernel's first barrier)
+        cg::this_cluster().barrier_wait();
+        g.start_pending = false;
+      }
+      const uint32_t buf = g.sum_offset / kTopkBins, other = g.rank ^ 1u;
+      uint32_t* const recv = sh.sum + g.sum_offset;
+      if (threadIdx.x == 0) mbar_arm(&sh.hist_full[buf], kTopkBins * uint32_t(sizeof(uint32_t)));
+      const uint32_t remote_bar = cluster_addr(&sh.hist_full[buf], other);
+      for (int b = 2 * threadIdx.x; b < kTopkBins; b += 2 * kThreads)
+        st_async_u32x2(cluster_addr(recv + b, other), hist[b], hist[b + 1], remote_bar);
+      mbar_wait(&sh.hist_full[buf], (g.hist_phases >> buf) & 1u);
+      g.hist_phases ^= 1u << buf;
+      add_bins(hist);
+      add_bins(recv);
     } else {
       __syncthreads();  // this block's histogram is complete
       uint32_t* const sum = sh.sum + g.sum_offset;
@@ -372,6 +393,8 @@ __device__ uint32_t pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>&
   if constexpr (G::kClustered) {
     if (g.push()) {  // the next pushes into these sums come after the next barrier
       clear_bins(sh.sum + g.sum_offset, kThreads);
+      g.sum_offset ^= kTopkBins;
+    } else {  // the other block sends into this buffer again two picks on, after this one's reads
       g.sum_offset ^= kTopkBins;
     }
   }
@@ -680,16 +703,18 @@ __global__ void __launch_bounds__(kThreads, kBlocks) topk_kernel(TopKParams p, u
   if constexpr (kClustered) {
     g.rank = cg::this_cluster().block_rank();
     g.size = cg::this_cluster().num_blocks();
-    if (threadIdx.x == 0) {  // visible to the other blocks after the row's first cluster barrier
+    if (threadIdx.x == 0) {  // visible to the other blocks after the kernel's first cluster barrier
       mbar_init(&sh.counts_full);
+      mbar_init(&sh.hist_full[0]);
+      mbar_init(&sh.hist_full[1]);
       asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     if (g.push()) {
       clear_bins(sh.sum, kThreads);
       clear_bins(sh.sum + kTopkBins, kThreads);
-      cg::this_cluster().barrier_arrive();  // waited on before the first push (pick_digit)
-      g.start_pending = true;
     }
+    cg::this_cluster().barrier_arrive();  // waited on before the first push or send (pick_digit)
+    g.start_pending = true;
   }
   for (int64_t r = blockIdx.x / g.size; r < p.rows; r += gridDim.x / g.size) {
     int64_t start = 0, len = 0;
