@@ -132,7 +132,6 @@ constexpr size_t smem_bytes() {
 }
 static_assert(smem_bytes<true>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
 
-
 __device__ __forceinline__ void mbar_init_count(uint64_t* bar, uint32_t count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_u32(bar)), "r"(count) : "memory");
 }
