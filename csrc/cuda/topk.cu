@@ -334,39 +334,35 @@ __device__ uint32_t pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>&
         for (int j = 0; j < S::kBinsPerThread; ++j) count[j] += mine[S::kBinsPerThread - 1 - j];
       }
     };
+    __syncthreads();  // this block's histogram is complete
     if constexpr (!G::kClustered) {
-      __syncthreads();  // the histogram is complete
       add_bins(hist);
-    } else if (!g.push()) {
-      // Clusters of 2: each block sends its histogram into the other's sum buffer (st.async) and
-      // waits for the other's on an mbarrier: no cluster barrier.
-      __syncthreads();  // this block's histogram is complete
-      if (g.start_pending) {  // the other block's mbarriers are initialised (the kernel's first barrier)
-        cg::this_cluster().barrier_wait();
-        g.start_pending = false;
-      }
-      const uint32_t buf = g.sum_offset / kTopkBins, other = g.rank ^ 1u;
-      uint32_t* const recv = sh.sum + g.sum_offset;
-      if (threadIdx.x == 0) mbar_arm(&sh.hist_full[buf], kTopkBins * uint32_t(sizeof(uint32_t)));
-      const uint32_t remote_bar = cluster_addr(&sh.hist_full[buf], other);
-      for (int b = 2 * threadIdx.x; b < kTopkBins; b += 2 * kThreads)
-        st_async_u32x2(cluster_addr(recv + b, other), hist[b], hist[b + 1], remote_bar);
-      mbar_wait(&sh.hist_full[buf], (g.hist_phases >> buf) & 1u);
-      g.hist_phases ^= 1u << buf;
-      add_bins(hist);
-      add_bins(recv);
     } else {
-      __syncthreads();  // this block's histogram is complete
-      uint32_t* const sum = sh.sum + g.sum_offset;
-      if (g.start_pending) {  // every block has cleared its sums (the kernel's first barrier)
+      if (g.start_pending) {  // the kernel's first cluster barrier: mbarriers initialised, sums cleared
         cg::this_cluster().barrier_wait();
         g.start_pending = false;
       }
-      for (int b = threadIdx.x; b < kTopkBins; b += kThreads)
-        if (const uint32_t c = hist[b]; c != 0)
-          for (uint32_t r = 0; r < g.size; ++r) atomicAdd(g.remote(sum + b, r), c);
-      g.sync();  // every block's pushes landed
-      add_bins(sum);
+      if (!g.push()) {
+        // Clusters of 2: each block sends its histogram into the other's sum buffer (st.async) and
+        // waits for the other's on an mbarrier: no cluster barrier.
+        const uint32_t buf = g.sum_offset / kTopkBins, other = g.rank ^ 1u;
+        uint32_t* const recv = sh.sum + g.sum_offset;
+        if (threadIdx.x == 0) mbar_arm(&sh.hist_full[buf], kTopkBins * uint32_t(sizeof(uint32_t)));
+        const uint32_t remote_bar = cluster_addr(&sh.hist_full[buf], other);
+        for (int b = 2 * threadIdx.x; b < kTopkBins; b += 2 * kThreads)
+          st_async_u32x2(cluster_addr(recv + b, other), hist[b], hist[b + 1], remote_bar);
+        mbar_wait(&sh.hist_full[buf], (g.hist_phases >> buf) & 1u);
+        g.hist_phases ^= 1u << buf;
+        add_bins(hist);
+        add_bins(recv);
+      } else {
+        uint32_t* const sum = sh.sum + g.sum_offset;
+        for (int b = threadIdx.x; b < kTopkBins; b += kThreads)
+          if (const uint32_t c = hist[b]; c != 0)
+            for (uint32_t r = 0; r < g.size; ++r) atomicAdd(g.remote(sum + b, r), c);
+        g.sync();  // every block's pushes landed
+        add_bins(sum);
+      }
     }
     uint32_t total;
     typename S::Scan(sh.scan).ExclusiveSum(count, above, total);
