@@ -16,7 +16,7 @@ from dsv4ext.bench.cases import pack_floor_bytes, topk_floor_bytes
 from dsv4ext.bench.timing import copy_bandwidth, device_meta, time_cuda, write_results
 
 PREFILL = [(4096, 32768, 2048), (8192, 8192, 512), (16384, 2048, 512), (2048, 131072, 1024)]
-DECODE = [(rows, width, k) for rows in (1, 8, 64) for width in (65536, 262144) for k in (512, 1024, 2048)]
+DECODE = [(rows, width, k) for rows in (1, 8, 16, 64) for width in (65536, 262144) for k in (512, 1024, 2048)]
 
 
 def bench_topk(kind: str, rows: int, width: int, k: int, bw: float):

@@ -27,8 +27,9 @@
 // Nothing is staged, so a block needs shared memory only for its candidates: four 256-thread blocks
 // (six for rows up to 8192) share an SM and one block's stream overlaps another's select (the staged
 // design kept one 1024-thread block per SM and never overlapped a row's read with the last row's
-// passes). Decode (few rows) spreads a row over a cluster of up to 8 blocks: histograms are summed
-// over DSMEM, offsets ordered across the cluster.
+// passes). Decode (few rows) spreads a row over a cluster of up to 8 blocks, no more than lets every
+// row's cluster be resident at once: histograms are summed over DSMEM, offsets ordered across the
+// cluster; blocks whose slice is long keep two groups of stream loads in flight.
 #include <cooperative_groups.h>
 #include <cub/block/block_scan.cuh>
 
@@ -58,6 +59,13 @@ constexpr int walk_unroll() { return Source::kShared ? 4 : 8; }
 // decode blocks: a warp there has few steps (8 for a 65536-wide row over a cluster of 8), and a
 // 16-step group ran half its steps past the slice (decode 8-10 % faster with 8, benchmarks/NOTES.md).
 constexpr int stream_steps(int threads, int blocks) { return threads < 1024 && threads * blocks <= 1024 ? 16 : 8; }
+// Clusters whose blocks stream long slices (kLongSlice keys and more) keep two groups of
+// kTwoGroupSteps loads a lane in flight: the next group is issued before this one is taken, so a
+// warp never waits with nothing in flight (64 x 262144 k = 2048: 40.5-41.2 against 41.7-42.1 us;
+// two groups of 8 spilled: 41.5). The sample is then a group of 4 steps a warp. Shorter slices keep
+// one group of 8, whose sample covers a 1024-thread block's 8192 keys whole (benchmarks/NOTES.md).
+constexpr int kTwoGroupSteps = 4;
+constexpr int64_t kLongSlice = 16384;
 // Groups of stream steps a warp prefetches into L2 ahead of its loads: two in the six-block kernel
 // (rows of 4097-8192 columns: 8192 x 8192 146-148 against 152-162 us); none elsewhere, where it
 // measured no gain (4096 x 32768, decode) or a loss (2048 x 131072: 444 against 398 us;
@@ -569,8 +577,9 @@ __device__ __forceinline__ void prefetch_group(const float* slice, uint32_t n, u
 
 // A slice of a row longer than k (entries offset .. offset + n - 1 of the row's `len`): the sample,
 // the threshold, the stream into the candidate buffer, then the exact select (file comment).
-// kStream: loads a lane keeps in flight (stream_steps); kPrefetch: groups prefetched ahead (stream_prefetch).
-template <int kThreads, int kStream, uint32_t kPrefetch, class G>
+// kStream: loads a lane keeps in flight (stream_steps); kPrefetch: groups prefetched ahead (stream_prefetch);
+// kTwoGroups: two groups of kStream loads in flight (kTwoGroupSteps).
+template <int kThreads, int kStream, uint32_t kPrefetch, bool kTwoGroups, class G>
 __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, uint32_t offset, uint32_t len,
                            uint32_t k, uint2* cand, uint32_t cand_cap, int32_t* out,
                            SharedFor<kThreads, G>& sh, G& g) {
@@ -583,13 +592,14 @@ __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, u
   const WarpStream<true, kStream> contiguous{slice, 1, n, first, steps};
   const WarpStream<false, kStream> strided{slice, col_stride, n, first, steps};
   float v[kStream];
-  const auto load = [&](uint32_t s0) {
+  const auto load_into = [&](uint32_t s0, float(&dst)[kStream]) {
     if (col_stride == 1) {
-      contiguous.load(s0, v);
+      contiguous.load(s0, dst);
     } else {
-      strided.load(s0, v);
+      strided.load(s0, dst);
     }
   };
+  const auto load = [&](uint32_t s0) { load_into(s0, v); };
 
   // The sample: every warp's first kStream steps, first digit counted.
   g.next_hist();
@@ -644,13 +654,28 @@ __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, u
         : "memory");
     count += taken;
   };
+  const auto take_group = [&](uint32_t s0, const float(&src)[kStream]) {
 #pragma unroll
-  for (int u = 0; u < kStream; ++u) take(v[u], entry0 + u * kWarp);
-  for (uint32_t s0 = kStream; s0 < steps; s0 += kStream) {
-    if (kPrefetch > 0 && col_stride == 1) prefetch_group<kStream>(slice, n, first, steps, s0 + kPrefetch * kStream);
-    load(s0);
-#pragma unroll
-    for (int u = 0; u < kStream; ++u) take(v[u], entry0 + (s0 + u) * kWarp);
+    for (int u = 0; u < kStream; ++u) take(src[u], entry0 + (s0 + u) * kWarp);
+  };
+  if constexpr (kTwoGroups) {  // v and w alternate: a group's loads are issued before the other's takes
+    float w[kStream];
+    if (uint32_t(kStream) < steps) load_into(kStream, w);
+    take_group(0, v);
+    for (uint32_t s0 = kStream; s0 < steps; s0 += 2 * kStream) {
+      if (s0 + kStream < steps) load_into(s0 + kStream, v);
+      take_group(s0, w);
+      if (s0 + kStream >= steps) break;
+      if (s0 + 2 * kStream < steps) load_into(s0 + 2 * kStream, w);
+      take_group(s0 + kStream, v);
+    }
+  } else {
+    take_group(0, v);
+    for (uint32_t s0 = kStream; s0 < steps; s0 += kStream) {
+      if (kPrefetch > 0 && col_stride == 1) prefetch_group<kStream>(slice, n, first, steps, s0 + kPrefetch * kStream);
+      load(s0);
+      take_group(s0, v);
+    }
   }
   // Each warp turns its stored values into keys, counting their first digit unless the sample
   // was exact (the candidates' first digit is then known).
@@ -685,8 +710,8 @@ __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, u
 
 
 // One row per group of blocks (a cluster; grid = clusters x group size). Dynamic shared memory:
-// `cand_cap` candidates.
-template <int kThreads, bool kClustered, int kBlocks = min_blocks(kThreads)>
+// `cand_cap` candidates. kTwoGroups: the stream of long slices (kLongSlice).
+template <int kThreads, bool kClustered, int kBlocks = min_blocks(kThreads), bool kTwoGroups = false>
 __global__ void __launch_bounds__(kThreads, kBlocks) topk_kernel(TopKParams p, uint32_t cand_cap) {
   // One warp picks in the six-block kernel: it took 23 % of the instructions there as a CUB scan,
   // while with four blocks an SM the other warps' wait for it cost more than the scan
@@ -722,7 +747,8 @@ __global__ void __launch_bounds__(kThreads, kBlocks) topk_kernel(TopKParams p, u
     } else {
       const int64_t s0 = len * g.rank / g.size, s1 = len * (g.rank + 1) / g.size;
       const float* slice = p.logits + r * p.logits_row_stride + (start + s0) * p.logits_col_stride;
-      select_row<kThreads, stream_steps(kThreads, kBlocks), stream_prefetch(kThreads, kBlocks)>(
+      select_row<kThreads, kTwoGroups ? kTwoGroupSteps : stream_steps(kThreads, kBlocks),
+                 kTwoGroups ? 0u : stream_prefetch(kThreads, kBlocks), kTwoGroups>(
           slice, uint32_t(s1 - s0), p.logits_col_stride, uint32_t(s0), uint32_t(len), uint32_t(p.k), cand, cand_cap,
           out, sh, g);
     }
@@ -747,11 +773,11 @@ uint32_t cand_cap(int64_t slice, int threads, int blocks) {
 size_t cand_bytes(uint32_t cap) { return size_t(cap) * sizeof(uint2); }
 
 // The opt-in beyond 48 KB of static + dynamic shared memory, set once per device: 0 or the error.
-template <int kThreads, bool kClustered, int kBlocks = min_blocks(kThreads)>
+template <int kThreads, bool kClustered, int kBlocks = min_blocks(kThreads), bool kTwoGroups = false>
 int opt_in_smem(int device) {
   static PerDevice opted_in;
   const auto opt_in = [](int) {
-    const cudaError_t e = cudaFuncSetAttribute(topk_kernel<kThreads, kClustered, kBlocks>,
+    const cudaError_t e = cudaFuncSetAttribute(topk_kernel<kThreads, kClustered, kBlocks, kTwoGroups>,
                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
                                                int(cand_bytes(kMaxCandidates)));
     return int(e == cudaSuccess);
@@ -761,13 +787,14 @@ int opt_in_smem(int device) {
   return int(e != cudaSuccess ? e : cudaErrorInvalidValue);
 }
 
-// Whether a cluster of `group` 1024-thread blocks with `smem` bytes of dynamic shared memory each
-// can be resident on the device (cudaOccupancyMaxActiveClusters > 0; a refused query counts as
-// no, e.g. on a MIG slice whose GPCs hold fewer SMs). Asked once per (device, group, smem): the
-// query costs host time; it enqueues nothing, so it is legal under stream capture.
-bool cluster_fits(int device, int group, size_t smem) {
+// How many clusters of `group` 1024-thread blocks with `smem` bytes of dynamic shared memory each
+// the device holds at once (cudaOccupancyMaxActiveClusters, the same for both stream variants; a
+// refused query counts as none, e.g. on a MIG slice whose GPCs hold fewer SMs). Asked once per
+// (device, group, smem): the query costs host time; it enqueues nothing, so it is legal under
+// stream capture.
+int resident_clusters(int device, int group, size_t smem) {
   static std::mutex mu;
-  static std::map<std::tuple<int, int, size_t>, bool> cache;
+  static std::map<std::tuple<int, int, size_t>, int> cache;
   const std::lock_guard<std::mutex> lock(mu);
   const auto key = std::make_tuple(device, group, smem);
   if (const auto it = cache.find(key); it != cache.end()) return it->second;
@@ -778,19 +805,19 @@ bool cluster_fits(int device, int group, size_t smem) {
     if (cudaOccupancyMaxActiveClusters(&n, topk_kernel<1024, true>, &cfg) != cudaSuccess) n = 0;
   }
   cudaGetLastError();  // a refused query is an answer (no), not an error of this launch
-  return cache[key] = n > 0;
+  return cache[key] = n;
 }
 
-template <int kThreads, bool kClustered, int kBlocks = min_blocks(kThreads)>
+template <int kThreads, bool kClustered, int kBlocks = min_blocks(kThreads), bool kTwoGroups = false>
 int launch(const TopKParams& p, int group, int device, cudaStream_t s) {
   const uint32_t cap = cand_cap((p.width + group - 1) / group, kThreads, kBlocks);
-  if (const int e = opt_in_smem<kThreads, kClustered, kBlocks>(device); e != 0) return e;
+  if (const int e = opt_in_smem<kThreads, kClustered, kBlocks, kTwoGroups>(device); e != 0) return e;
   const int64_t max_groups = 65535LL * 32 / group;
   const unsigned grid = unsigned((p.rows < max_groups ? p.rows : max_groups) * group);
   LaunchAttrs attr;
   const unsigned cluster = kClustered ? unsigned(group) : 0u;
   const cudaLaunchConfig_t cfg = launch_config(grid, kThreads, cluster, cand_bytes(cap), s, attr);
-  return int(cudaLaunchKernelEx(&cfg, topk_kernel<kThreads, kClustered, kBlocks>, p, cap));
+  return int(cudaLaunchKernelEx(&cfg, topk_kernel<kThreads, kClustered, kBlocks, kTwoGroups>, p, cap));
 }
 
 }  // namespace
@@ -804,16 +831,24 @@ int top_k_per_row(const TopKParams& p, void* stream) {
   // such rows went faster through the 256-thread blocks below, six an SM against three groups).
   // Many rows: one 256-thread block per row, four an SM (six up to 8192 columns), so that several
   // rows share an SM and one streams while another selects. Few rows (decode): 1024 threads per block
-  // and, for wide rows, a cluster of up to 8 blocks per row so that about one block per SM is busy.
-  // A cluster the device cannot hold falls back to one block per row.
+  // and, for wide rows, a cluster of up to 8 blocks per row so that about one block per SM is busy,
+  // no larger than lets every row's cluster be resident at once: 16 rows of 65536 in clusters of 8
+  // (128 SMs) ran in two waves, 28-30 us against 17-18 in clusters of 4 (benchmarks/NOTES.md). A
+  // cluster the device cannot hold falls back to one block per row.
   if (p.width <= 2 * kWarpRowWidth || (p.width <= kGroupRowWidth && p.rows < 512)) return top_k_warp_rows(p, s);
   if (p.rows >= 512)
     return p.width > 8192 ? launch<256, false, 4>(p, 1, device, s) : launch<256, false>(p, 1, device, s);
   int group = 1;
   const int sms = device_sm_count(device);
-  while (group < kMaxClusterBlocks && p.rows * group * 2 <= sms && p.width / (group * 2) >= 4096) group *= 2;
-  if (group > 1 && cluster_fits(device, group, cand_bytes(cand_cap((p.width + group - 1) / group, 1024, 1))))
-    return launch<1024, true>(p, group, device, s);
+  const auto all_resident = [&](int g) {
+    return resident_clusters(device, g, cand_bytes(cand_cap((p.width + g - 1) / g, 1024, 1))) >= p.rows;
+  };
+  while (group < kMaxClusterBlocks && p.rows * group * 2 <= sms && p.width / (group * 2) >= 4096 &&
+         all_resident(group * 2))
+    group *= 2;
+  if (group > 1)
+    return p.width / group >= kLongSlice ? launch<1024, true, 1, true>(p, group, device, s)
+                                         : launch<1024, true>(p, group, device, s);
   return launch<1024, false>(p, 1, device, s);
 }
 

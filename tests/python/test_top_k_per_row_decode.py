@@ -86,6 +86,30 @@ def test_value_patterns(device, pattern, width, deterministic):
     check_decode(logits, 2, seq_lens, 2048, out, deterministic)
 
 
+# (rows, width): on the H100 the cluster size is the largest whose clusters are all resident at once,
+# and slices of >= 16384 keys stream with two groups of 4 loads a lane in flight. Steps per warp of a
+# full-length row's slice: 18 (16 rows of 69636 in clusters of 4: a last group of two), 32 (32 rows of
+# 65536 in clusters of 2, two rows of 261144 in clusters of 8) and 19 (three rows of 150001 in
+# clusters of 8: a last group of three); the other rows are up to 2000 shorter.
+LONG_SLICES = [(16, 65536 + 4100), (32, 65536), (2, 262144 - 1000), (3, 150001)]
+
+
+@pytest.mark.parametrize("rows,width", LONG_SLICES, ids=[f"R{r}_W{w}" for r, w in LONG_SLICES])
+@pytest.mark.parametrize("pattern", ["randn", "all_equal"])
+@DET
+def test_long_slices_and_many_clusters(device, rows, width, pattern, deterministic):
+    g = torch.Generator().manual_seed(rows + width)
+    if pattern == "randn":
+        logits = torch.randn(rows, width, generator=g)
+    else:
+        logits = pattern_rows(pattern, rows, width, seed=3)
+    seq_lens = torch.randint(width - 2000, width + 1, (rows,), generator=g).to(torch.int32)
+    seq_lens[0] = width
+    for k in (512, 2048):
+        out = run_decode(logits.to(device), 1, seq_lens.to(device), k, deterministic)
+        check_decode(logits, 1, seq_lens, k, out, deterministic)
+
+
 @pytest.mark.parametrize("layout", LAYOUTS)
 def test_logits_layouts(device, layout):
     g = torch.Generator().manual_seed(9)
