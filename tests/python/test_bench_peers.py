@@ -274,4 +274,4 @@ def test_bench_peers_plan():
     plan = list(bench.plan(["mhc_pre", "top_k_per_row_decode"], [1, 2]))
     assert [(op, m.name, t) for op, m, t, _ in plan[:4]] == [("mhc_pre", "flash", 1), ("mhc_pre", "flash", 2),
                                                             ("mhc_pre", "pro", 1), ("mhc_pre", "pro", 2)]
-    assert {t for op, _, t, _ in plan[4:]} == {1, 8, 64} and len(plan) == 4 + 12
+    assert {t for op, _, t, _ in plan[4:]} == {1, 8, 16, 64} and len(plan) == 4 + 16

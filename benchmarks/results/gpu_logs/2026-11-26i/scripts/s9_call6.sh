@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Session 2026-11-26 (9), call 6: ragged_pack 65536 x 512 under other length distributions + Nsight Compute of the random
+# case (the final build, .carry/wheels); then FlashInfer 0.7.2 (trimmed, scripts/fetch_peers.sh) beside it: the top-k rows
+# of benchmarks/bench_peers.py.
+set -uo pipefail
+export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
+site=/tmp/ab/fin; peers_site=/tmp/dsv4ext-peers/site
+python3 -m pip install -q --no-index --no-deps --target $site .carry/wheels/*.whl
+export PYTHONUNBUFFERED=1
+PYTHONPATH=$site python3 .carry/s9_packdiag.py 2>&1 | tee $OUT/packdiag.log
+PYTHONPATH=$site timeout 120 ncu --kernel-name regex:ragged_pack --launch-count 1 --section SpeedOfLight --section MemoryWorkloadAnalysis --section Occupancy --section WarpStateStats --section LaunchStats python3 .carry/s9_packdiag.py ncu > $OUT/ncu_pack_65536.txt 2>&1; echo "ncu rc $?"
+grep -E "DRAM Throughput|Memory Throughput|Duration|Achieved Occupancy|L2 Hit|Registers|Warp Cycles Per Issued|Block Limit" $OUT/ncu_pack_65536.txt | head -20
+wheels=(.carry/peers/flashinfer_python-*.whl .carry/peers/apache_tvm_ffi-*.whl)
+python3 -c 'import requests, pynvml' 2> /dev/null || wheels=(.carry/peers/*.whl)
+python3 -m pip install -q --no-index --no-deps --no-compile --target $peers_site "${wheels[@]}"
+export PYTHONPATH=$site:$peers_site FLASHINFER_WORKSPACE_BASE=/tmp/dsv4ext-peers TVM_FFI_CACHE_DIR=/tmp/dsv4ext-peers/tvm-ffi
+start=$(date +%s)
+timeout 270 python3 -m dsv4ext.bench.flashinfer_peer > $OUT/peers_jit.log 2>&1; echo "peers jit rc $? ($(( $(date +%s) - start )) s)"; tail -3 $OUT/peers_jit.log
+timeout 200 python3 benchmarks/bench_peers.py --ops top_k_per_row_prefill top_k_per_row_decode --out $OUT/peers_topk > $OUT/bench_peers_topk.log 2>&1; echo "peers topk rc $? ($(( $(date +%s) - start )) s)"
+grep -E "^\| top" $OUT/peers_topk/peers.md | cut -d"|" -f2,4,5,6,8,10,12 | head -70
