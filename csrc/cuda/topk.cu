@@ -61,9 +61,10 @@ constexpr int walk_unroll() { return Source::kShared ? 4 : 8; }
 constexpr int stream_steps(int threads, int blocks) { return threads < 1024 && threads * blocks <= 1024 ? 16 : 8; }
 // Clusters whose blocks stream long slices (kLongSlice keys and more) keep two groups of
 // kTwoGroupSteps loads a lane in flight: the next group is issued before this one is taken, so a
-// warp never waits with nothing in flight (64 x 262144 k = 2048: 40.5-41.2 against 41.7-42.1 us;
-// two groups of 8 spilled: 41.5). The sample is then a group of 4 steps a warp. Shorter slices keep
-// one group of 8, whose sample covers a 1024-thread block's 8192 keys whole (benchmarks/NOTES.md).
+// warp never waits with nothing in flight (64 x 262144 k = 2048: 41.2-41.3 against 41.8-42.0 us in
+// one call; groups of 5, 6 or 8 spill more and measured slower). The sample is then a group of 4
+// steps a warp. Shorter slices keep one group of 8, whose sample covers a 1024-thread block's 8192
+// keys whole (benchmarks/NOTES.md).
 constexpr int kTwoGroupSteps = 4;
 constexpr int64_t kLongSlice = 16384;
 // Groups of stream steps a warp prefetches into L2 ahead of its loads: two in the six-block kernel
