@@ -216,8 +216,31 @@ __device__ __forceinline__ void mbar_wait(uint64_t* bar, uint32_t parity) {
     }
   } while (!done);
 }
-// Two 32-bit words into CTA shared memory elsewhere in the cluster; the bytes complete that CTA's
-// mbarrier at remote_bar (a phase armed with mbar_arm for them).
+// An mbarrier whose phase completes after `count` local arrivals (mbar_init: one), and one arrival.
+__device__ __forceinline__ void mbar_init_count(uint64_t* bar, uint32_t count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_u32(bar)), "r"(count) : "memory");
+}
+__device__ __forceinline__ void mbar_arrive(uint64_t* bar) {
+  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_u32(bar)) : "memory");
+}
+// Words into CTA shared memory elsewhere in the cluster; the bytes complete that CTA's mbarrier at
+// remote_bar (a phase armed with mbar_arm for them): four floats, two floats, one float, two 32-bit words.
+__device__ __forceinline__ void st_async(uint32_t remote, float4 v, uint32_t remote_bar) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.f32 [%0], {%1, %2, %3, %4}, [%5];" ::"r"(
+                   remote),
+               "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w), "r"(remote_bar)
+               : "memory");
+}
+__device__ __forceinline__ void st_async_v2(uint32_t remote, float a, float b, uint32_t remote_bar) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.f32 [%0], {%1, %2}, [%3];" ::"r"(remote),
+               "f"(a), "f"(b), "r"(remote_bar)
+               : "memory");
+}
+__device__ __forceinline__ void st_async_f32(uint32_t remote, float a, uint32_t remote_bar) {
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%0], %1, [%2];" ::"r"(remote),
+               "r"(__float_as_uint(a)), "r"(remote_bar)
+               : "memory");
+}
 __device__ __forceinline__ void st_async_u32x2(uint32_t remote, uint32_t a, uint32_t b, uint32_t remote_bar) {
   asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.b32 [%0], {%1, %2}, [%3];" ::"r"(remote),
                "r"(a), "r"(b), "r"(remote_bar)

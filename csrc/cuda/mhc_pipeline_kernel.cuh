@@ -131,13 +131,7 @@ struct alignas(16) Shared {
 };
 
 // ---- PTX: mbarriers, DSMEM stores that complete a remote mbarrier, named barriers ----
-// smem_u32, cluster_addr and the mbarrier helpers: cuda_common.cuh.
-__device__ __forceinline__ void st_async(uint32_t remote, float4 v, uint32_t remote_bar) {
-  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.f32 [%0], {%1, %2, %3, %4}, [%5];" ::"r"(
-                   remote),
-               "f"(v.x), "f"(v.y), "f"(v.z), "f"(v.w), "r"(remote_bar)
-               : "memory");
-}
+// smem_u32, cluster_addr, the mbarrier helpers and the st.async stores: cuda_common.cuh.
 __device__ __forceinline__ void workers_sync(int workers) {
   asm volatile("bar.sync 1, %0;" ::"r"(workers * 32) : "memory");
 }

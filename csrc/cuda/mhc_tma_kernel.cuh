@@ -132,22 +132,6 @@ constexpr size_t smem_bytes() {
 }
 static_assert(smem_bytes<true>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
 
-__device__ __forceinline__ void mbar_init_count(uint64_t* bar, uint32_t count) {
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(smem_u32(bar)), "r"(count) : "memory");
-}
-__device__ __forceinline__ void mbar_arrive(uint64_t* bar) {
-  asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(smem_u32(bar)) : "memory");
-}
-__device__ __forceinline__ void st_async_v2(uint32_t remote, float a, float b, uint32_t remote_bar) {
-  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.f32 [%0], {%1, %2}, [%3];" ::"r"(remote),
-               "f"(a), "f"(b), "r"(remote_bar)
-               : "memory");
-}
-__device__ __forceinline__ void st_async_f32(uint32_t remote, float a, uint32_t remote_bar) {
-  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%0], %1, [%2];" ::"r"(remote),
-               "r"(__float_as_uint(a)), "r"(remote_bar)
-               : "memory");
-}
 // One stream's box of a stage: residual[t0 .. t0 + 63][stream][d0 .. d0 + 31], kept in L2 (policy).
 __device__ __forceinline__ void tma_load_box(uint32_t dst, const CUtensorMap* map, int d0, int stream, int t0,
                                              uint32_t bar, uint64_t policy) {
@@ -361,8 +345,8 @@ __device__ __forceinline__ void owner_loop(const MhcPreParams& pp, const Delayed
     }
     const uint32_t bar = cluster_addr(&ct.weights_full[s], uint32_t(sub));
     const uint32_t dst = cluster_addr(&ct.weights[s][m][0], uint32_t(sub));
-    pipeline_mhc::st_async(dst, make_float4(pre[0], pre[1], pre[2], pre[3]), bar);
-    pipeline_mhc::st_async(dst + 16, make_float4(norm_scale, 0.0f, 0.0f, 0.0f), bar);
+    st_async(dst, make_float4(pre[0], pre[1], pre[2], pre[3]), bar);
+    st_async(dst + 16, make_float4(norm_scale, 0.0f, 0.0f, 0.0f), bar);
     pipeline_mhc::owner_mixes<M>(pp, da, sums, sum_sq, t, sub);
     __syncwarp();  // sums is rewritten by this warp's next pair
   }
