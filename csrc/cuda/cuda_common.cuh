@@ -127,9 +127,15 @@ class PerDevice {
 // chain of short kernels (decode calls, CUDA-graph replays) overlaps each launch with the previous
 // kernel's tail; the results are those of ordinary stream order. Launched without the attribute (or
 // after a kernel without it) the wait returns at once.
+// A kernel with a prologue that touches only shared memory and its own cluster (barrier inits,
+// cluster barriers, histogram clears) runs it between the two halves, pdl_trigger() and pdl_wait(),
+// so that the prologue too overlaps the previous kernel; every thread still waits before its first
+// global access.
+__device__ __forceinline__ void pdl_trigger() { asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory"); }
+__device__ __forceinline__ void pdl_wait() { asm volatile("griddepcontrol.wait;\n" ::: "memory"); }
 __device__ __forceinline__ void pdl_begin() {
-  asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory");
-  asm volatile("griddepcontrol.wait;\n" ::: "memory");
+  pdl_trigger();
+  pdl_wait();
 }
 
 // cudaLaunchKernelEx attributes: PDL, and a 1-D cluster dimension when cluster > 0. Must outlive the

@@ -283,14 +283,20 @@ __device__ __forceinline__ float owner_weight(const MhcPreParams& p, const Delay
 // power of two first (exact), and 0 / inf keep MUFU's inf / 0. The same bits as __frcp_rn for every
 // |x| <= 2^126 (benchmarks/rcp_rn_bits.cu checks all floats); above, 1/x is subnormal and may round
 // twice, which no Sinkhorn sum reaches.
+// In range (scale 1, r finite and nonzero) the result is the refined MUFU value, computed straight
+// from x so that the scaling and the checks stay off the Sinkhorn's dependent chain.
 __device__ __forceinline__ float rcp_rn(float x) {
   const float ax = fabsf(x);
+  float r0;
+  asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r0) : "f"(x));
+  const float fast = fmaf(r0, fmaf(-x, r0, 1.0f), r0);
   const float scale = ax < 0x1p-125f ? 0x1p64f : ax > 0x1p125f ? 0x1p-64f : 1.0f;
   const float xs = x * scale;
   float r;
   asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(xs));
   const float refined = fmaf(r, fmaf(-xs, r, 1.0f), r);
-  return (isinf(r) || r == 0.0f ? r : refined) * scale;
+  const float slow = (isinf(r) || r == 0.0f ? r : refined) * scale;
+  return ax >= 0x1p-125f && ax <= 0x1p125f ? fast : slow;
 }
 
 // Second half, for the ops with post and comb mixes: post, comb (16-lane Sinkhorn; lanes 16..31
@@ -306,13 +312,18 @@ __device__ __forceinline__ void owner_mixes(const MhcPreParams& p, const Delayed
   const float post = s.hc_post_mult_value * sigmoid(sums[kN + i] * r * p.hc_scale[1] + p.hc_base[kN + i]);
   const int e = lane & 15;  // comb entry (row e/4, column e%4)
   float c = sums[2 * kN + e] * r * p.hc_scale[2] + p.hc_base[2 * kN + e];
+  // Row (column) sums of the butterfly (c_e + c_e^1) + (c_e^2 + c_e^3): its value on every lane of
+  // the row, commutation aside, with the three shuffles issued at once instead of two dependent
+  // rounds: the Sinkhorn is a chain of 40 of these sums.
   const auto row_sum = [](float v) {
-    v += __shfl_xor_sync(0xffffffffu, v, 1);
-    return v + __shfl_xor_sync(0xffffffffu, v, 2);
+    const float v1 = __shfl_xor_sync(0xffffffffu, v, 1), v2 = __shfl_xor_sync(0xffffffffu, v, 2),
+                v3 = __shfl_xor_sync(0xffffffffu, v, 3);
+    return (v + v1) + (v2 + v3);
   };
   const auto col_sum = [](float v) {
-    v += __shfl_xor_sync(0xffffffffu, v, 4);
-    return v + __shfl_xor_sync(0xffffffffu, v, 8);
+    const float v1 = __shfl_xor_sync(0xffffffffu, v, 4), v2 = __shfl_xor_sync(0xffffffffu, v, 8),
+                v3 = __shfl_xor_sync(0xffffffffu, v, 12);
+    return (v + v1) + (v2 + v3);
   };
   float mx = fmaxf(c, __shfl_xor_sync(0xffffffffu, c, 1));
   mx = fmaxf(mx, __shfl_xor_sync(0xffffffffu, mx, 2));
@@ -702,7 +713,9 @@ __global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedPa
   const int d_slice = int(hidden / csize), fn_stride = staged_row_stride<E>(d_slice);
   const int warp = threadIdx.x / 32, owners = blockDim.x / 32 - workers;
 
-  pdl_begin();
+  // The barriers and the cluster barrier that publishes them touch no global memory: they run
+  // while the previous kernel finishes (~0.9 us of a decode call's chain).
+  pdl_trigger();
   if (threadIdx.x == 0) {
     for (int s = 0; s < kRing; ++s) {
       mbar_init(&sh.partials_full[s]);
@@ -714,6 +727,8 @@ __global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedPa
       mbar_arm(&sh.weights_full[s], uint32_t(kTile * 8 * sizeof(float)));
     }
   }
+  cluster.sync();  // every CTA's barriers are initialised before anyone pushes
+  pdl_wait();
   // This CTA's fn slice, once: rows x (4 streams x d_slice), from fn[m][i * D + rank * d_slice + dl].
   constexpr int kRowsPad = (kRows + 7) / 8 * 8;
   const int per_row = kN * d_slice;
@@ -758,8 +773,7 @@ __global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedPa
       }
     }
   }
-  __syncthreads();
-  cluster.sync();  // every CTA's barriers are initialised before anyone pushes
+  if constexpr (E == Engine::kTf32 || E == Engine::kBf16) __syncthreads();  // the staged slice
 
   const int64_t tiles = (pp.tokens + kTile - 1) / kTile;
   const int64_t cluster_id = blockIdx.x / csize, clusters = gridDim.x / csize;

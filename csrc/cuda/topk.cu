@@ -720,9 +720,9 @@ __global__ void __launch_bounds__(kThreads, kBlocks) topk_kernel(TopKParams p, u
   using G = RowGroup<kClustered, !kClustered && kBlocks >= 6>;
   __shared__ SharedFor<kThreads, G> sh;
   extern __shared__ uint2 cand[];  // cand_cap entries {key, row index}
-  pdl_begin();
+  pdl_trigger();
   G g;
-  if constexpr (kClustered) {
+  if constexpr (kClustered) {  // shared memory and the cluster only: overlaps the previous kernel
     g.rank = cg::this_cluster().block_rank();
     g.size = cg::this_cluster().num_blocks();
     if (threadIdx.x == 0) {  // visible to the other blocks after the kernel's first cluster barrier
@@ -738,6 +738,7 @@ __global__ void __launch_bounds__(kThreads, kBlocks) topk_kernel(TopKParams p, u
     cg::this_cluster().barrier_arrive();  // waited on before the first push or send (pick_digit)
     g.start_pending = true;
   }
+  pdl_wait();
   for (int64_t r = blockIdx.x / g.size; r < p.rows; r += gridDim.x / g.size) {
     int64_t start = 0, len = 0;
     topk_row_window(p, r, &start, &len);
