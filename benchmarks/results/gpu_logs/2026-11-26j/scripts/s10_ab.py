@@ -3,7 +3,15 @@ import sys, torch, dsv4ext
 from dsv4ext.bench.cases import mhc_args
 from dsv4ext.bench.timing import time_cuda
 tag, group = sys.argv[1], sys.argv[2]
-if group.startswith("mhc"):
+if group == "mid":
+    for op, norm in [("mhc_pre", True), ("mhc_pre_delayed", True), ("mhc_pre_delayed", False), ("hc_head", True),
+                     ("mhc_post", True), ("mhc_fused_post_pre", True), ("mhc_post_hc_head", True)]:
+        for tokens in (512, 4096, 16384):
+            a = mhc_args(op, tokens, 4096, "cuda", norm=norm)
+            f = getattr(torch.ops.dsv4ext, op)
+            t = time_cuda(lambda: f(*a), graph=True, inner=5).median
+            print(f"{tag:5s} {op + ('' if norm else ' (no norm)'):28s} D=4096 T={tokens:5d}: {t*1e6:8.2f} us", flush=True)
+elif group.startswith("mhc"):
     hidden = 7168 if group == "mhc7" else 4096
     for op in ["mhc_pre", "mhc_pre_delayed", "mhc_fused_post_pre", "hc_head", "mhc_post_hc_head", "mhc_post"]:
         for tokens in (1, 16, 64):
