@@ -53,7 +53,8 @@ def main():
                 nbytes = mhc_floor_bytes(op, tokens, hidden)
                 floor = nbytes / bw
                 row = {"op": op if norm else f"{op} (no norm)", "D": hidden, "T": tokens, "ours_us": t_ours * 1e6,
-                       "call_us": t_call * 1e6, "floor_us": floor * 1e6, "pct_floor": 100 * floor / t_ours, "GBps": nbytes / t_ours / 1e9}
+                       "call_us": t_call * 1e6, "floor_us": floor * 1e6, "pct_floor": 100 * floor / t_ours,
+                       "GBps": nbytes / t_ours / 1e9}
                 if not args.no_ref:
                     t_eager = time_cuda(lambda: REF[op](*ra), reps=10 if tokens >= 16384 else 30).median
                     row["eager_us"], row["x_eager"] = t_eager * 1e6, t_eager / t_ours

@@ -1,6 +1,7 @@
 """Top-k and ragged-pack benchmark (GPU): ours (default and deterministic) against torch.topk on the
 same rows and against the read floor (row bytes / measured copy bandwidth). Every shape is replayed
-from CUDA graphs (kernel time); call_us is one eager call of ours, host dispatch included. Writes benchmarks/results/topk.{md,json} (or --out DIR).
+from CUDA graphs (kernel time); call_us is one eager call of ours, host dispatch included. Writes
+benchmarks/results/topk.{md,json} (or --out DIR).
 
     python3 benchmarks/bench_topk.py [--out DIR] [--pack-only]
 """
@@ -39,8 +40,8 @@ def bench_topk(kind: str, rows: int, width: int, k: int, bw: float):
     t_call = time_cuda(lambda: run(False)).median
     floor = topk_floor_bytes(rows, width) / bw  # the read floor: row bytes / copy bandwidth (read + write counted)
     return {"op": f"top_k_per_row_{kind}", "shape": f"{rows}x{width} k={k}", "ours_us": t * 1e6,
-            "call_us": t_call * 1e6, "deterministic_us": t_det * 1e6, "det_ratio": t_det / t, "torch_topk_us": t_torch * 1e6,
-            "x_torch": t_torch / t, "floor_us": floor * 1e6, "x_floor": t / floor}
+            "call_us": t_call * 1e6, "deterministic_us": t_det * 1e6, "det_ratio": t_det / t,
+            "torch_topk_us": t_torch * 1e6, "x_torch": t_torch / t, "floor_us": floor * 1e6, "x_floor": t / floor}
 
 
 def bench_pack(rows: int, width: int, bw: float):
@@ -72,8 +73,8 @@ def main():
                       "host's dispatch while the GPU idles included)",
             "floor": "top-k: row bytes / copy bandwidth; pack: 4R + 8 nnz + 4(R+1) bytes at the copy rate"}
     write_results(args.out, "topk", meta, rows,
-                  ["op", "shape", "ours_us", "call_us", "deterministic_us", "det_ratio", "torch_topk_us", "x_torch", "floor_us",
-                   "x_floor", "pct_copy_bw"])
+                  ["op", "shape", "ours_us", "call_us", "deterministic_us", "det_ratio", "torch_topk_us", "x_torch",
+                   "floor_us", "x_floor", "pct_copy_bw"])
 
 
 if __name__ == "__main__":
