@@ -98,6 +98,12 @@ constexpr int kWarpD = 32;       // d per worker warp
 constexpr int kMaxWorkers = 14;  // D / C <= 448
 constexpr int kMaxWarps = 16;    // workers + owners: 512 threads, 128 registers each
 constexpr int kFewWarps = 12;    // D / C <= 256: 384 threads, 168 registers each (no spills)
+// The decode bf16 engine of mhc_pre and mhc_pre_delayed: two worker warps per stage (the first takes
+// row block 0 and the squares, the second row blocks 1 and 2), 16 workers + 4 owners, 96 registers a
+// thread. A decode tile's projection is the workers' own instruction stream (~620 instructions a lane,
+// benchmarks/NOTES.md); split over two warps it measured 0.4-0.6 us shorter a call. Same chains, same
+// sums: same bits.
+constexpr int kSplitWarps = 20;
 constexpr int kLag = 2;          // tiles between a tile's projection and its collapse
 constexpr int kRing = 8;         // ring slots; >= kLag + 1, a multiple of the owner count
 constexpr int kGram = 10;        // upper triangle of the 4x4 stream Gram matrix
@@ -211,7 +217,8 @@ __device__ __forceinline__ void load_tile(const MhcFusedParams& p, int64_t tile,
 // (2 d) each input is widened once and each output pair packed by one cvt; the mixes come as float4
 // (the launcher checks their alignment). mhc_post's FMA order, so the stored bits are mhc_post's.
 template <Mode M>
-__device__ __forceinline__ void apply_post(const MhcFusedParams& p, int64_t tile, int64_t d, int g, TileLoad<M>& in) {
+__device__ __forceinline__ void apply_post(const MhcFusedParams& p, int64_t tile, int64_t d, int g, TileLoad<M>& in,
+                                           bool store = true) {
   if constexpr (has_post(M)) {
     const int64_t hidden = p.pre.hidden;
 #pragma unroll
@@ -251,7 +258,7 @@ __device__ __forceinline__ void apply_post(const MhcFusedParams& p, int64_t tile
 #pragma unroll
       for (int j = 0; j < kN; ++j) {
         in.r[h][j] = make_uint4(out[j][0], out[j][1], out[j][2], out[j][3]);
-        *reinterpret_cast<uint4*>(p.post.out + (t * kN + j) * hidden + d) = in.r[h][j];
+        if (store) *reinterpret_cast<uint4*>(p.post.out + (t * kN + j) * hidden + d) = in.r[h][j];
       }
     }
   }
@@ -525,10 +532,12 @@ __device__ __forceinline__ void collapse8(const uint4 (&r)[kN], float4 pre, floa
 }
 
 // kEarly: the collapse's re-read of tile j - kLag is issued before the projection of tile j, so its
-// L2 latency hides behind it (needs the registers of a 12-warp CTA).
-template <Mode M, bool kNorm, Engine E, bool kEarly>
+// L2 latency hides behind it (needs the registers of a 12-warp CTA). The warp projects row blocks
+// [kNt0, kNt1); kFirst: the stage's first warp, which also sums the squares, stores the fused op's
+// residual_out and collapses (kSplitWarps: two warps a stage; else one with every row block).
+template <Mode M, bool kNorm, Engine E, bool kEarly, int kNt0, int kNt1, bool kFirst>
 __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, kNorm>& sh, const float* fn_s,
-                                            int csize, int rank, int workers, int64_t first_tile,
+                                            int csize, int rank, int workers, int stages, int64_t first_tile,
                                             int64_t tile_step, int ntiles, bool identity) {
   constexpr int kRows = proj_rows<M>(), kNTiles = (kRows + 7) / 8, kP = parts_padded<M, kNorm>();
   const MhcPreParams& pp = p.pre;
@@ -536,23 +545,35 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
   const int d_slice = E == Engine::kBf16 ? kBf16Slice : int(hidden / csize);
   const int fn_stride = staged_row_stride<E>(d_slice);
   const int fn_part = kNTiles * 8 * fn_stride;  // kBf16: elements between the hi, mid and lo parts
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32, g = lane / 4, c = lane % 4;
+  const int lane = threadIdx.x % 32, g = lane / 4, c = lane % 4;
+  constexpr bool kAllRows = kNt0 == 0 && kNt1 == kNTiles;  // one warp a stage
+  const int warp = kAllRows ? int(threadIdx.x / 32) : int(threadIdx.x / 32) % stages;  // the stage: 32 d
   const int64_t d = int64_t(rank) * d_slice + warp * kWarpD + 8 * c;  // the lane's 8 d
   const bf16* collapse_src = has_post(M) ? p.post.out : pp.residual;
 
+  // The engines that stage fn prefetch the next tile. The decode bf16 engine (a tile a cluster, fn from
+  // L2) loads its tile when it starts it, which keeps a second tile's registers free (mhc_pre with two
+  // warps a stage fits 96 registers; hc_head 160 -> 132 and 0.2-0.5 us a call); the fused ops keep the
+  // prefetch (mhc_post_hc_head measured 0.2-0.3 us slower without it).
+  constexpr bool kPrefetch = E != Engine::kGlobalBf16 || has_post(M);
   TileLoad<M> next;
-  if (ntiles > 0) load_tile<M>(p, first_tile, d, g, next);
+  if (kPrefetch && ntiles > 0) load_tile<M>(p, first_tile, d, g, next);
   for (int j = 0; j < ntiles + kLag; ++j) {
     const int jc = j - kLag;
     uint4 r[2][kN];
-    if (kEarly && jc >= 0)
+    if (kEarly && kFirst && jc >= 0)
       load_streams<true>(collapse_src, pp.tokens, hidden, first_tile + jc * tile_step, d, g, r);
     if (j < ntiles) {
       const int s = j % kRing;
       const int64_t tile = first_tile + j * tile_step;
-      TileLoad<M> cur = next;
-      if (j + 1 < ntiles) load_tile<M>(p, tile + tile_step, d, g, next);
-      apply_post<M>(p, tile, d, g, cur);
+      TileLoad<M> cur;
+      if constexpr (kPrefetch) {
+        cur = next;
+        if (j + 1 < ntiles) load_tile<M>(p, tile + tile_step, d, g, next);
+      } else {
+        load_tile<M>(p, tile, d, g, cur);
+      }
+      apply_post<M>(p, tile, d, g, cur, kFirst);
 
       // 1. Projection on tensor cores, then the sum of squares (or the Gram matrix). Tensor cores
       // truncate when they accumulate, so chains start from zero for every warp's slice and are added
@@ -570,7 +591,7 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
           const uint32_t* x0 = &cur.r[0][i].x;
           const uint32_t* x1 = &cur.r[1][i].x;
 #pragma unroll
-          for (int nt = 0; nt < kNTiles; ++nt) {
+          for (int nt = kNt0; nt < kNt1; ++nt) {
             const int m = nt * 8 + g;
             uint4 parts[3];
             if constexpr (E == Engine::kBf16) {
@@ -590,7 +611,7 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
           }
         }
 #pragma unroll
-        for (int nt = 0; nt < kNTiles; ++nt)
+        for (int nt = kNt0; nt < kNt1; ++nt)
 #pragma unroll
           for (int q = 0; q < 4; ++q) acc[nt][q] = (chain[2][nt][q] + chain[1][nt][q]) + chain[0][nt][q];
       } else {
@@ -631,29 +652,29 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
       }
       constexpr int kSq = kNorm ? kGram : 1;
       float sq[2][kSq];
-      tile_squares<kNorm, bf16_parts(E)>(cur.r, g, sq);
+      if constexpr (kFirst) tile_squares<kNorm, bf16_parts(E)>(cur.r, g, sq);
 
       // 2. Lanes -> warp partials -> CTA partial of each token -> the token's owner.
 #pragma unroll
-      for (int nt = 0; nt < kNTiles; ++nt)
+      for (int nt = kNt0; nt < kNt1; ++nt)
 #pragma unroll
         for (int q = 0; q < 4; ++q) {
           const int row = nt * 8 + 2 * c + (q & 1), tok = g + 8 * (q >> 1);
           if (row < kRows) sh.warp_part[warp][tok][row] = acc[nt][q];
         }
-      if (c == (g >> 1)) {
+      if (kFirst && c == (g >> 1)) {
 #pragma unroll
         for (int h = 0; h < 2; ++h)
 #pragma unroll
           for (int q = 0; q < kSq; ++q) sh.warp_part[warp][g + 8 * h][kRows + q] = sq[h][q];
       }
       workers_sync(workers);
-      // CTA partial: one float4 of one token per worker thread, summed over the warps in order.
-      for (int o = warp * 32 + lane; o < kTile * (kP / 4); o += workers * 32) {
+      // CTA partial: one float4 of one token per worker thread, summed over the stages in order.
+      for (int o = int(threadIdx.x); o < kTile * (kP / 4); o += workers * 32) {
         const int tok = o / (kP / 4), col = o % (kP / 4);
         float4 v = *reinterpret_cast<const float4*>(&sh.warp_part[0][tok][4 * col]);
 #pragma unroll 4
-        for (int w = 1; w < workers; ++w) {
+        for (int w = 1; w < stages; ++w) {
           const float4 u = *reinterpret_cast<const float4*>(&sh.warp_part[w][tok][4 * col]);
           v.x += u.x, v.y += u.y, v.z += u.z, v.w += u.w;
         }
@@ -665,7 +686,7 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
     }
 
     // 3. Collapse of tile j - kLag from L2 with the weights its owners pushed.
-    if (jc >= 0) {
+    if (kFirst && jc >= 0) {
       const int s = jc % kRing;
       const int64_t tile = first_tile + jc * tile_step;
       if (!kEarly) load_streams<true>(collapse_src, pp.tokens, hidden, tile, d, g, r);
@@ -778,10 +799,23 @@ __global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedPa
   const int64_t tiles = (pp.tokens + kTile - 1) / kTile;
   const int64_t cluster_id = blockIdx.x / csize, clusters = gridDim.x / csize;
   const int ntiles = cluster_id < tiles ? int((tiles - cluster_id + clusters - 1) / clusters) : 0;
-  if (warp < workers)
-    worker_loop<M, kNorm, E, early_collapse_loads<M, E, kWarps>()>(
-        p, sh, fn_s, csize, rank, workers, cluster_id, clusters, ntiles, is_delayed(M) && da.pre_mix == nullptr);
-  else
+  constexpr int kNTiles = (kRows + 7) / 8;
+  constexpr bool kEarly = early_collapse_loads<M, E, kWarps>();
+  const bool identity = is_delayed(M) && da.pre_mix == nullptr;
+  if constexpr (kWarps == kSplitWarps) {
+    static_assert(kNTiles == 3, "two warps a stage: row block 0 and the squares, row blocks 1 and 2");
+    const int stages = workers / 2;
+    if (warp < stages)
+      worker_loop<M, kNorm, E, kEarly, 0, 1, true>(p, sh, fn_s, csize, rank, workers, stages, cluster_id, clusters,
+                                                     ntiles, identity);
+    else if (warp < workers)
+      worker_loop<M, kNorm, E, kEarly, 1, 3, false>(p, sh, fn_s, csize, rank, workers, stages, cluster_id, clusters,
+                                                      ntiles, identity);
+  } else if (warp < workers) {
+    worker_loop<M, kNorm, E, kEarly, 0, kNTiles, true>(p, sh, fn_s, csize, rank, workers, workers, cluster_id,
+                                                         clusters, ntiles, identity);
+  }
+  if (warp >= workers)
     owner_loop<M, kNorm>(p, da, sh, csize, rank, warp - workers, owners, cluster_id, clusters, ntiles);
   // No exit barrier: the only accesses to a CTA's shared memory from other CTAs are the st.async
   // pushes into its partial and weight slots, and the CTA itself waited for every byte of them (the
@@ -800,22 +834,21 @@ template <Mode M, bool kNorm>
 int launch_variant(const MhcFusedParams& p, const DelayedArgs& da, int csize, cudaStream_t stream) {
   const MhcPreParams& pp = p.pre;
   const int d_slice = int(pp.hidden / csize);
-  const int workers = d_slice / kWarpD;
-  const int owners = workers <= kMaxWarps - 4 ? 4 : 2;  // divides kRing
-  const int threads = (workers + owners) * 32;
-  const bool few = workers + owners <= kFewWarps;
+  const int stages = d_slice / kWarpD;                  // one worker warp a stage
+  const int owners = stages <= kMaxWarps - 4 ? 4 : 2;  // divides kRing
+  const bool few = stages + owners <= kFewWarps;
   const int64_t tiles = (pp.tokens + kTile - 1) / kTile;
 
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
 
   LaunchAttrs attr;
-  cudaLaunchConfig_t cfg = launch_config(unsigned(csize), unsigned(threads), unsigned(csize), 0, stream, attr);
-  // Clusters that can be resident at once for a kernel variant and its shared memory (0: cannot
-  // launch). The attribute calls and the occupancy query cost host time, so each (device,
+  cudaLaunchConfig_t cfg = launch_config(unsigned(csize), 32u, unsigned(csize), 0, stream, attr);
+  // Clusters that can be resident at once for a kernel variant, its block and its shared memory (0:
+  // cannot launch). The attribute calls and the occupancy query cost host time, so each (device,
   // variant, shape) asks once; the shared-memory opt-in is set to the device maximum so that a
   // later, smaller shape never lowers it under an earlier one.
-  auto max_clusters = [&](auto kernel, size_t smem) {
+  auto max_clusters = [&](auto kernel, size_t smem, int threads) {
     static std::mutex mu;
     static std::map<std::tuple<int, const void*, int, int, size_t>, int64_t> resident_cache;
     const std::lock_guard<std::mutex> lock(mu);
@@ -826,14 +859,16 @@ int launch_variant(const MhcFusedParams& p, const DelayedArgs& da, int csize, cu
     cudaDeviceGetAttribute(&max_smem, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
     cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, max_smem);
     cudaFuncSetAttribute(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1);
+    cfg.blockDim = dim3(unsigned(threads));
     cfg.dynamicSmemBytes = smem;
     if (smem > size_t(max_smem) || cudaOccupancyMaxActiveClusters(&n, kernel, &cfg) != cudaSuccess) n = 0;
     cudaGetLastError();  // a refused query is an answer (0), not an error of this launch
     return resident_cache[key] = int64_t(n);
   };
-  auto run = [&](auto kernel, size_t smem, int64_t resident) {
+  auto run = [&](auto kernel, size_t smem, int64_t resident, int workers) {
     const int64_t clusters = tiles < resident ? tiles : resident;
     cfg.gridDim = dim3(unsigned(clusters * csize));
+    cfg.blockDim = dim3(unsigned((workers + owners) * 32));
     cfg.dynamicSmemBytes = smem;
     return int(cudaLaunchKernelEx(&cfg, kernel, p, da, workers));
   };
@@ -842,21 +877,25 @@ int launch_variant(const MhcFusedParams& p, const DelayedArgs& da, int csize, cu
   // where it saves re-reading fn (3x the residual's bytes) from L2 for every tile: as bf16 parts
   // where they fit (D/C = 256, the 12-warp CTA), else as fp32.
   using Sh = Shared<M, kNorm>;
-  // The decode engine splits fn as the staged engine of this shape does (batch invariance).
+  // The decode engine splits fn as the staged engine of this shape does (batch invariance); at D/C =
+  // 256 mhc_pre and mhc_pre_delayed run it with two worker warps a stage (kSplitWarps; the fused ops
+  // measured slower that way: both warps of a stage apply the post).
   const bool staged_bf16 = d_slice == kBf16Slice;
-  const auto streamed = staged_bf16 ? mhc_pipeline_kernel<M, kNorm, Engine::kGlobalBf16, kFewWarps>
+  constexpr bool kSplit = proj_rows<M>() == 24 && !has_post(M);
+  const int streamed_workers = staged_bf16 && kSplit ? 2 * stages : stages;
+  const auto streamed = staged_bf16 ? mhc_pipeline_kernel<M, kNorm, Engine::kGlobalBf16, kSplit ? kSplitWarps : kFewWarps>
                         : few       ? mhc_pipeline_kernel<M, kNorm, Engine::kGlobal, kFewWarps>
                                     : mhc_pipeline_kernel<M, kNorm, Engine::kGlobal, kMaxWarps>;
-  const int64_t resident = max_clusters(streamed, sizeof(Sh));
+  const int64_t resident = max_clusters(streamed, sizeof(Sh), (streamed_workers + owners) * 32);
   if (tiles > resident) {
     const auto staged = staged_bf16 ? mhc_pipeline_kernel<M, kNorm, Engine::kBf16, kFewWarps>
                                     : mhc_pipeline_kernel<M, kNorm, Engine::kTf32, kMaxWarps>;
     const size_t staged_smem =
         sizeof(Sh) + (staged_bf16 ? staged_bytes<M, Engine::kBf16>(d_slice) : staged_bytes<M, Engine::kTf32>(d_slice));
-    const int64_t staged_resident = max_clusters(staged, staged_smem);
-    if (staged_resident > 0) return run(staged, staged_smem, staged_resident);
+    const int64_t staged_resident = max_clusters(staged, staged_smem, (stages + owners) * 32);
+    if (staged_resident > 0) return run(staged, staged_smem, staged_resident, stages);
   }
-  return resident > 0 ? run(streamed, sizeof(Sh), resident) : -1;
+  return resident > 0 ? run(streamed, sizeof(Sh), resident, streamed_workers) : -1;
 }
 
 // Launches the fast path; returns -1 when it does not apply (the caller then uses the general
