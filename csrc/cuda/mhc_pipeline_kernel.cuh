@@ -9,7 +9,8 @@
 // chain needs ~6 tiles in flight per cluster; here they are:
 //
 // A cluster of C CTAs (16, or 8 when D is not a multiple of 512) splits the hidden dim: CTA q owns
-// d in [q*D/C, (q+1)*D/C) of all 4 streams; worker warp w 32 consecutive d; lane (g, c) =
+// d in [q*D/C, (q+1)*D/C) of all 4 streams; worker warp w 32 consecutive d (a stage; the decode
+// engine of mhc_pre / mhc_pre_delayed at D = 4096 has two warps a stage, kSplitWarps); lane (g, c) =
 // (lane/4, lane%4) 8 consecutive d of tokens g and g+8 of a tile. fn's slice (24 rows x 4*D/C) sits
 // in shared memory (staged) or is read from L2 when the cluster runs one tile (decode); see Engine
 // for its forms (bf16 hi/mid/lo parts with bf16 mma where they fit, else tf32 hi + lo; either way
