@@ -55,7 +55,7 @@ def test_shapes(lead, device):
     assert out.device == args[0].device and out.is_contiguous()
 
 
-@pytest.mark.parametrize("n,d", [(4, 513), (3, 4096), (8, 65)])
+@pytest.mark.parametrize("n,d", [(4, 513), (3, 4096), (8, 65), (4, 4096)])
 def test_deterministic_and_batch_invariant(n, d, device):
     args, _ = make(Case((33,), n, d), seed_of("hc_head-inv", n, d), device)
     hidden, rest = args[0], args[1:]
@@ -119,7 +119,7 @@ def test_fake_shapes(lead, fake_device):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("tokens", [1, 33, 1024])
+@pytest.mark.parametrize("tokens", [1, 16, 33, 1024])
 def test_cuda_graph_replay(tokens):
     case = Case((tokens,), 4, 4096)
     assert_graph_replay_matches_eager(OP, lambda i: make(case, seed_of("hc_head-graph", case, i), "cuda")[0])

@@ -142,7 +142,7 @@ def test_fake_shapes(lead, fake_device):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("tokens", [1, 33, 1024])
+@pytest.mark.parametrize("tokens", [1, 16, 33, 1024])
 def test_cuda_graph_replay(tokens):
     case = Case((tokens,), 4, 4096, norm=True)
 
@@ -158,10 +158,11 @@ def test_cuda_graph_replay(tokens):
 def test_cuda_batch_invariant_across_kernels(norm):
     """§3.11 where the CUDA path changes kernel with T (n = 4, D = 4096): batches of 1024 tokens and
     more take the TMA + wgmma kernel (64-token tiles), shorter ones the pipeline kernel (16-token
-    tiles); a token must get the same bits from both. A 2093-token batch (a partial last tile, 33
-    tiles over the clusters, magnitudes spread over six decades) against single tokens, short spans
-    and a 1053-token span shifted off the 64-token tile grid, for mhc_pre and mhc_pre_delayed (carried
-    weights, and the identity entry without them)."""
+    tiles; up to 16 tokens one tile, on one cluster); a token must get the same bits from both. A
+    2093-token batch (a partial last tile, 33 tiles over the clusters, magnitudes spread over six
+    decades) against single tokens, short spans (13 and 16 tokens: one tile) and a 1053-token span
+    shifted off the 64-token tile grid, for mhc_pre and mhc_pre_delayed (carried weights, and the
+    identity entry without them)."""
     n, d, t = 4, 4096, 2093
     case = Case((t,), n, d, norm=norm, repeat=7, rms_eps=1e-6 if norm else 1e-20)
     residual, pre = make(case, seed_of("mhc_pre-kernels", case), "cuda")
@@ -176,8 +177,44 @@ def test_cuda_batch_invariant_across_kernels(norm):
                                                                   pre.norm_weight, c.norm_eps),
     }
     spans = [(tok, tok + 1) for tok in (0, 63, 64, 1023, 1024, t - 1)] + [(5, 70), (960, 1023), (37, 1090),
-                                                                       (t - 1040, t)]
+                                                                       (t - 1040, t), (100, 116), (t - 13, t)]
     assert_spans_match(calls, spans)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("op", ["mhc_pre", "mhc_pre_delayed", "hc_head"])
+def test_cuda_decode_streams(op):
+    """The decode path (n = 4, D = 4096, T <= 16: one cluster a call) on six streams at once, every T
+    from 1 to 16, three rounds: the bits of the current stream's calls (nothing shared between
+    concurrent launches; a design with a device workspace must keep this)."""
+    case = Case((16,), 4, 4096, norm=op != "hc_head")
+    residual, pre = make(case, seed_of("mhc_pre-streams", case), "cuda")
+    c = case
+    pre_mix = torch.rand(16, 4, device="cuda") + c.pre_eps
+    head = (pre.fn[:4].contiguous(), pre.hc_scale[:1].contiguous(), pre.hc_base[:4].contiguous())
+    calls = {
+        "mhc_pre": lambda t: OP(residual[:t], *pre.args()),
+        "mhc_pre_delayed": lambda t: OPS.mhc_pre_delayed(residual[:t], pre.fn, pre.hc_scale, pre.hc_base, c.rms_eps,
+                                                         c.pre_eps, c.sink_eps, c.mult, c.repeat, pre_mix[:t], None,
+                                                         pre.norm_weight, c.norm_eps),
+        "hc_head": lambda t: OPS.hc_head(residual[:t], *head, c.rms_eps, c.pre_eps),
+    }
+    call = calls[op]
+    want = {t: call(t) for t in range(1, 17)}
+    streams = [torch.cuda.Stream() for _ in range(6)]
+    torch.cuda.synchronize()
+    got = {}
+    for rnd in range(3):
+        for i, stream in enumerate(streams):
+            with torch.cuda.stream(stream):
+                for t in range(1, 17):
+                    got[rnd, i, t] = call(t)
+    torch.cuda.synchronize()
+    for (rnd, i, t), out in got.items():
+        try:
+            assert_same(out, want[t])
+        except AssertionError as e:
+            raise AssertionError(f"round {rnd}, stream {i}, T = {t}: {e}") from None
 
 
 @pytest.mark.gpu
