@@ -265,23 +265,56 @@ __device__ __forceinline__ void apply_post(const MhcFusedParams& p, int64_t tile
   }
 }
 
-// mhc_pre's pre weight of stream i from the cluster-wide sums and the RMS factor r.
-__device__ __forceinline__ float pre_weight(const MhcPreParams& p, const float* sums, float r, int i) {
-  return sigmoid(sums[i] * r * p.hc_scale[0] + p.hc_base[i]) + p.scalars.hc_pre_eps;
+// A lane's hc_scale / hc_base operands (stream i = lane & 3, comb entry e = lane & 15), loaded once
+// before the owner's first wait: loaded where they are used, after a token's partials arrived, they
+// put an L2 round trip on every token's chain (the decode call's among them).
+struct OwnerConsts {
+  float pre_scale, pre_base, post_scale, post_base, comb_scale, comb_base;
+};
+
+template <Mode M>
+__device__ __forceinline__ OwnerConsts owner_consts(const MhcPreParams& p, int lane) {
+  OwnerConsts k{};
+  k.pre_scale = __ldg(p.hc_scale);
+  k.pre_base = __ldg(p.hc_base + (lane & 3));
+  if constexpr (!is_head(M)) {
+    k.post_scale = __ldg(p.hc_scale + 1);
+    k.post_base = __ldg(p.hc_base + kN + (lane & 3));
+    k.comb_scale = __ldg(p.hc_scale + 2);
+    k.comb_base = __ldg(p.hc_base + 2 * kN + (lane & 15));
+  }
+  return k;
 }
 
-// Owner of one token, first half: the collapse weight of stream lane & 3 from the cluster-wide sums
-// (the pre weight sigmoid(..) + eps, or for the delayed ops the carried one: pre_mix, or stream 0
-// alone). This is all the collapse waits for, so the owner pushes it before owner_mixes.
+// The delayed ops' collapse weight of stream lane & 3 for token t: the carried pre_mix, or stream 0
+// alone; loaded before the owner waits for the token's partials (it does not depend on them).
 template <Mode M>
-__device__ __forceinline__ float owner_weight(const MhcPreParams& p, const DelayedArgs& da, const float* sums,
-                                              float sum_sq, int64_t t, int lane) {
+__device__ __forceinline__ float carried_weight(const MhcPreParams& p, const DelayedArgs& da, int64_t t, int lane) {
   const int i = lane & 3;
   if constexpr (is_delayed(M)) {
     if (t >= p.tokens) return 0.0f;
     return da.pre_mix != nullptr ? __ldg(da.pre_mix + t * kN + i) : (i == 0 ? 1.0f : 0.0f);
   } else {
-    return pre_weight(p, sums, rms_factor(sum_sq, int64_t(kN) * p.hidden, p.scalars.rms_eps), i);
+    return 0.0f;
+  }
+}
+
+// mhc_pre's pre weight of stream lane & 3 from the cluster-wide sums and the RMS factor r.
+__device__ __forceinline__ float pre_weight(const MhcPreParams& p, const OwnerConsts& k, const float* sums, float r,
+                                           int lane) {
+  return sigmoid(sums[lane & 3] * r * k.pre_scale + k.pre_base) + p.scalars.hc_pre_eps;
+}
+
+// Owner of one token, first half: the collapse weight of stream lane & 3 from the cluster-wide sums
+// (the pre weight sigmoid(..) + eps, or for the delayed ops the carried one, `carried`). This is all
+// the collapse waits for, so the owner pushes it before owner_mixes.
+template <Mode M>
+__device__ __forceinline__ float owner_weight(const MhcPreParams& p, const OwnerConsts& k, float carried,
+                                              const float* sums, float sum_sq, int lane) {
+  if constexpr (is_delayed(M)) {
+    return carried;
+  } else {
+    return pre_weight(p, k, sums, rms_factor(sum_sq, int64_t(kN) * p.hidden, p.scalars.rms_eps), lane);
   }
 }
 
@@ -310,16 +343,16 @@ __device__ __forceinline__ float rcp_rn(float x) {
 // Second half, for the ops with post and comb mixes: post, comb (16-lane Sinkhorn; lanes 16..31
 // mirror 0..15 and store nothing) and, for the delayed ops, this op's own pre weights (new_pre).
 template <Mode M>
-__device__ __forceinline__ void owner_mixes(const MhcPreParams& p, const DelayedArgs& da, const float* sums,
-                                            float sum_sq, int64_t t, int lane) {
+__device__ __forceinline__ void owner_mixes(const MhcPreParams& p, const DelayedArgs& da, const OwnerConsts& k,
+                                            const float* sums, float sum_sq, int64_t t, int lane) {
   static_assert(!is_head(M), "hc_head has no post or comb mixes");
   const MhcPreScalars& s = p.scalars;
   const float r = rms_factor(sum_sq, int64_t(kN) * p.hidden, s.rms_eps);
   const int i = lane & 3;
   const bool valid = t < p.tokens;
-  const float post = s.hc_post_mult_value * sigmoid(sums[kN + i] * r * p.hc_scale[1] + p.hc_base[kN + i]);
+  const float post = s.hc_post_mult_value * sigmoid(sums[kN + i] * r * k.post_scale + k.post_base);
   const int e = lane & 15;  // comb entry (row e/4, column e%4)
-  float c = sums[2 * kN + e] * r * p.hc_scale[2] + p.hc_base[2 * kN + e];
+  float c = sums[2 * kN + e] * r * k.comb_scale + k.comb_base;
   // Row (column) sums of the butterfly (c_e + c_e^1) + (c_e^2 + c_e^3): its value on every lane of
   // the row, commutation aside, with the three shuffles issued at once instead of two dependent
   // rounds: the Sinkhorn is a chain of 40 of these sums.
@@ -348,7 +381,7 @@ __device__ __forceinline__ void owner_mixes(const MhcPreParams& p, const Delayed
   if (valid && lane < kN) p.post_mix[t * kN + lane] = post;
   if (valid && lane < kN * kN) p.comb_mix[t * kN * kN + lane] = c;
   if constexpr (is_delayed(M)) {
-    if (valid && lane < kN) da.new_pre[t * kN + lane] = pre_weight(p, sums, r, i);
+    if (valid && lane < kN) da.new_pre[t * kN + lane] = pre_weight(p, k, sums, r, lane);
   }
 }
 
@@ -366,14 +399,20 @@ __device__ __forceinline__ void owner_loop(const MhcFusedParams& p, const Delaye
   const int lane = threadIdx.x % 32;
   const int owned = kTile / csize;  // tokens of a tile this CTA owns
   float* sums = sh.owner_sums[owner];
+  const OwnerConsts k = owner_consts<M>(pp, lane);
   for (int j = owner; j < ntiles; j += owners) {
     const int s = j % kRing;
     const int64_t tile = first_tile + j * tile_step;
+    float carried[kTile / 8];  // owned <= 2 (clusters of 16 or 8)
+#pragma unroll
+    for (int local = 0; local < kTile / 8; ++local)
+      carried[local] = local < owned ? carried_weight<M>(pp, da, tile * kTile + local * csize + rank, lane) : 0.0f;
     mbar_wait<2000>(&sh.partials_full[s], (j / kRing) & 1);
     for (int local = 0; local < owned; ++local) {
       const int tok = local * csize + rank;
       for (int row = lane; row < kP; row += 32) {
         float v = 0.0f;
+#pragma unroll 8  // csize is 16 or 8: the loads of a chunk issue together, the adds keep rank order
         for (int q = 0; q < csize; ++q) v += sh.partials[s][local * csize + q][row];
         sums[row] = v;
       }
@@ -381,7 +420,7 @@ __device__ __forceinline__ void owner_loop(const MhcFusedParams& p, const Delaye
       const float sum_sq = kNorm ? (sums[kRows] + sums[kRows + 1]) + (sums[kRows + 2] + sums[kRows + 3])
                                  : sums[kRows];
       const int64_t t = tile * kTile + tok;
-      const float w = owner_weight<M>(pp, da, sums, sum_sq, t, lane);
+      const float w = owner_weight<M>(pp, k, local == 0 ? carried[0] : carried[1], sums, sum_sq, lane);
       float pre[kN];
 #pragma unroll
       for (int i = 0; i < kN; ++i) pre[i] = __shfl_sync(0xffffffffu, w, i);
@@ -401,7 +440,7 @@ __device__ __forceinline__ void owner_loop(const MhcFusedParams& p, const Delaye
         st_async(dst + 16, make_float4(norm_scale, 0.0f, 0.0f, 0.0f), bar);
       }
       // The collapse has its weights; post, comb (the Sinkhorn) and new_pre follow off its path.
-      if constexpr (!is_head(M)) owner_mixes<M>(pp, da, sums, sum_sq, t, lane);
+      if constexpr (!is_head(M)) owner_mixes<M>(pp, da, k, sums, sum_sq, t, lane);
       __syncwarp();  // sums is rewritten by the next token
     }
     // Next phase of this slot: its bytes come only after every CTA collapsed this tile.
@@ -691,10 +730,9 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
       const int s = jc % kRing;
       const int64_t tile = first_tile + jc * tile_step;
       if (!kEarly) load_streams<true>(collapse_src, pp.tokens, hidden, tile, d, g, r);
+      float wv[8];  // the norm's weights, in flight during the wait
+      if (kNorm) load_bf16x8((M == Mode::kHead ? nullptr : pp.norm_weight) + d, wv);
       mbar_wait(&sh.weights_full[s], (jc / kRing) & 1);
-      const bf16* weight = M == Mode::kHead ? nullptr : pp.norm_weight;
-      float wv[8];
-      if (kNorm) load_bf16x8(weight + d, wv);
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const int tok = g + 8 * h;
