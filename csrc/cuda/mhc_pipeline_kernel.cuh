@@ -399,7 +399,7 @@ __device__ __forceinline__ void owner_loop(const MhcFusedParams& p, const Delaye
   const int lane = threadIdx.x % 32;
   const int owned = kTile / csize;  // tokens of a tile this CTA owns
   float* sums = sh.owner_sums[owner];
-  const OwnerConsts k = owner_consts<M>(pp, lane);
+  const OwnerConsts consts = owner_consts<M>(pp, lane);
   for (int j = owner; j < ntiles; j += owners) {
     const int s = j % kRing;
     const int64_t tile = first_tile + j * tile_step;
@@ -420,7 +420,7 @@ __device__ __forceinline__ void owner_loop(const MhcFusedParams& p, const Delaye
       const float sum_sq = kNorm ? (sums[kRows] + sums[kRows + 1]) + (sums[kRows + 2] + sums[kRows + 3])
                                  : sums[kRows];
       const int64_t t = tile * kTile + tok;
-      const float w = owner_weight<M>(pp, k, local == 0 ? carried[0] : carried[1], sums, sum_sq, lane);
+      const float w = owner_weight<M>(pp, consts, local == 0 ? carried[0] : carried[1], sums, sum_sq, lane);
       float pre[kN];
 #pragma unroll
       for (int i = 0; i < kN; ++i) pre[i] = __shfl_sync(0xffffffffu, w, i);
@@ -440,7 +440,7 @@ __device__ __forceinline__ void owner_loop(const MhcFusedParams& p, const Delaye
         st_async(dst + 16, make_float4(norm_scale, 0.0f, 0.0f, 0.0f), bar);
       }
       // The collapse has its weights; post, comb (the Sinkhorn) and new_pre follow off its path.
-      if constexpr (!is_head(M)) owner_mixes<M>(pp, da, k, sums, sum_sq, t, lane);
+      if constexpr (!is_head(M)) owner_mixes<M>(pp, da, consts, sums, sum_sq, t, lane);
       __syncwarp();  // sums is rewritten by the next token
     }
     // Next phase of this slot: its bytes come only after every CTA collapsed this tile.

@@ -313,7 +313,7 @@ __device__ __forceinline__ void owner_loop(const MhcPreParams& pp, const Delayed
                                            int owner, int64_t first_tile, int64_t tile_step, int ntiles) {
   constexpr int kP = parts<kNorm>(), kPairs = kOwned / 2;
   const int lane = threadIdx.x % 32, half = lane / 16, sub = lane % 16;
-  const pipeline_mhc::OwnerConsts k = pipeline_mhc::owner_consts<M>(pp, sub);
+  const pipeline_mhc::OwnerConsts consts = pipeline_mhc::owner_consts<M>(pp, sub);
   for (int idx = owner; idx < ntiles * kPairs; idx += kOwnerWarps) {
     const int j = idx / kPairs, pair = idx % kPairs, s = j % kRing;
     const int64_t tile = first_tile + j * tile_step;
@@ -332,7 +332,7 @@ __device__ __forceinline__ void owner_loop(const MhcPreParams& pp, const Delayed
     // The slot's next bytes come only after every CTA collapsed this tile.
     if (lane == 0) mbar_arm(&ct.partials_full[s], uint32_t(2 * kC * kP * sizeof(float)));
     const float sum_sq = kNorm ? (sums[kRows] + sums[kRows + 1]) + (sums[kRows + 2] + sums[kRows + 3]) : sums[kRows];
-    const float w = pipeline_mhc::owner_weight<M>(pp, k, carried, sums, sum_sq, sub);  // stream sub & 3's weight
+    const float w = pipeline_mhc::owner_weight<M>(pp, consts, carried, sums, sum_sq, sub);  // stream sub & 3's weight
     float pre[kN];
 #pragma unroll
     for (int k = 0; k < kN; ++k) pre[k] = __shfl_sync(0xffffffffu, w, half * 16 + k);
@@ -349,7 +349,7 @@ __device__ __forceinline__ void owner_loop(const MhcPreParams& pp, const Delayed
     const uint32_t dst = cluster_addr(&ct.weights[s][m][0], uint32_t(sub));
     st_async(dst, make_float4(pre[0], pre[1], pre[2], pre[3]), bar);
     st_async(dst + 16, make_float4(norm_scale, 0.0f, 0.0f, 0.0f), bar);
-    pipeline_mhc::owner_mixes<M>(pp, da, k, sums, sum_sq, t, sub);
+    pipeline_mhc::owner_mixes<M>(pp, da, consts, sums, sum_sq, t, sub);
     __syncwarp();  // sums is rewritten by this warp's next pair
   }
 }
