@@ -218,8 +218,7 @@ __device__ __forceinline__ void load_tile(const MhcFusedParams& p, int64_t tile,
 // (2 d) each input is widened once and each output pair packed by one cvt; the mixes come as float4
 // (the launcher checks their alignment). mhc_post's FMA order, so the stored bits are mhc_post's.
 template <Mode M>
-__device__ __forceinline__ void apply_post(const MhcFusedParams& p, int64_t tile, int64_t d, int g, TileLoad<M>& in,
-                                           bool store = true) {
+__device__ __forceinline__ void apply_post(const MhcFusedParams& p, int64_t tile, int64_t d, int g, TileLoad<M>& in) {
   if constexpr (has_post(M)) {
     const int64_t hidden = p.pre.hidden;
 #pragma unroll
@@ -259,7 +258,7 @@ __device__ __forceinline__ void apply_post(const MhcFusedParams& p, int64_t tile
 #pragma unroll
       for (int j = 0; j < kN; ++j) {
         in.r[h][j] = make_uint4(out[j][0], out[j][1], out[j][2], out[j][3]);
-        if (store) *reinterpret_cast<uint4*>(p.post.out + (t * kN + j) * hidden + d) = in.r[h][j];
+        *reinterpret_cast<uint4*>(p.post.out + (t * kN + j) * hidden + d) = in.r[h][j];
       }
     }
   }
@@ -613,7 +612,8 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
       } else {
         load_tile<M>(p, tile, d, g, cur);
       }
-      apply_post<M>(p, tile, d, g, cur, kFirst);
+      static_assert(kFirst || !has_post(M), "a fused op's stage is one warp: it applies and stores the post");
+      apply_post<M>(p, tile, d, g, cur);
 
       // 1. Projection on tensor cores, then the sum of squares (or the Gram matrix). Tensor cores
       // truncate when they accumulate, so chains start from zero for every warp's slice and are added
