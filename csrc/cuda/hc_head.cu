@@ -4,11 +4,19 @@
 
 namespace dsv4::cuda {
 
-int hc_head(const MhcPreParams& p, void* stream) {
-  const auto s = static_cast<cudaStream_t>(stream);
+namespace pipeline_mhc {
+
+int launch_head(const MhcPreParams& p, cudaStream_t stream) {
   MhcFusedParams fp{};
   fp.pre = p;
-  const int err = pipeline_mhc::launch<pipeline_mhc::Mode::kHead>(fp, s);
+  return launch<Mode::kHead>(fp, stream);
+}
+
+}  // namespace pipeline_mhc
+
+int hc_head(const MhcPreParams& p, void* stream) {
+  const auto s = static_cast<cudaStream_t>(stream);
+  const int err = pipeline_mhc::launch_head(p, s);
   return err >= 0 ? err : launch_mhc_pre<true>(p, s);
 }
 

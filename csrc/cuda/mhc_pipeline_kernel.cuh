@@ -89,8 +89,9 @@ enum class Engine { kGlobal, kGlobalBf16, kTf32, kBf16 };
 constexpr bool bf16_parts(Engine e) { return e == Engine::kBf16 || e == Engine::kGlobalBf16; }
 
 constexpr int kN = 4;
-// The fused ops (kFused, kFusedDelayed) run here below this many tokens; from there on mhc_post then
-// the pre op's own kernel measured faster (mhc_fused_post_pre.cu), with the same bits per token.
+// The fused ops (kFused, kFusedDelayed; kFusedHead at D = 4096) run here below this many tokens; from
+// there on mhc_post then the pre or head op's own kernel measured faster (mhc_fused_post_pre.cu,
+// mhc_post_hc_head.cu), with the same bits per token.
 constexpr int64_t kFusedComposeMinTokens = 1024;
 constexpr int kBf16Pad = 32;     // bf16 elements after each staged row: conflict-free 16-byte loads
 constexpr int kBf16Slice = 256;  // D/C of the bf16 engine, fixed so that every fn offset is an immediate
@@ -731,7 +732,7 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
       const int64_t tile = first_tile + jc * tile_step;
       if (!kEarly) load_streams<true>(collapse_src, pp.tokens, hidden, tile, d, g, r);
       float wv[8];  // the norm's weights, in flight during the wait
-      if (kNorm) load_bf16x8((M == Mode::kHead ? nullptr : pp.norm_weight) + d, wv);
+      if (kNorm) load_bf16x8(pp.norm_weight + d, wv);
       mbar_wait(&sh.weights_full[s], (jc / kRing) & 1);
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
@@ -869,6 +870,12 @@ inline int cluster_size_for(int64_t hidden) {
   return 0;
 }
 
+// The shapes whose prefill engine stages fn as bf16 parts (D/C = 256: D = 4096 at n = 4).
+inline bool stages_bf16_parts(int hc_mult, int64_t hidden) {
+  const int csize = hc_mult == kN ? cluster_size_for(hidden) : 0;
+  return csize != 0 && hidden / csize == kBf16Slice;
+}
+
 template <Mode M, bool kNorm>
 int launch_variant(const MhcFusedParams& p, const DelayedArgs& da, int csize, cudaStream_t stream) {
   const MhcPreParams& pp = p.pre;
@@ -919,7 +926,7 @@ int launch_variant(const MhcFusedParams& p, const DelayedArgs& da, int csize, cu
   // The decode engine splits fn as the staged engine of this shape does (batch invariance); at D/C =
   // 256 mhc_pre and mhc_pre_delayed run it with two worker warps a stage (kSplitWarps; the fused ops
   // measured slower that way: both warps of a stage apply the post).
-  const bool staged_bf16 = d_slice == kBf16Slice;
+  const bool staged_bf16 = stages_bf16_parts(pp.hc_mult, pp.hidden);
   constexpr bool kSplit = proj_rows<M>() == 24 && !has_post(M);
   const int streamed_workers = staged_bf16 && kSplit ? 2 * stages : stages;
   const auto streamed = staged_bf16 ? mhc_pipeline_kernel<M, kNorm, Engine::kGlobalBf16, kSplit ? kSplitWarps : kFewWarps>
@@ -946,19 +953,19 @@ int launch(const MhcFusedParams& p, cudaStream_t stream, const DelayedArgs& da =
   if (csize == 0) return -1;
   if (pp.tokens == 0) return 0;
   const bf16* residual = has_post(M) ? p.post.residual : pp.residual;
-  const bool norm = M != Mode::kHead && pp.norm_weight != nullptr;
+  const bool norm = pp.norm_weight != nullptr;  // hc_head: null, except in mhc_post_hc_head's composed path
   if (!aligned16(residual) || !aligned16(pp.fn) || !aligned16(pp.layer_input) ||
       (norm && !aligned16(pp.norm_weight)) ||
       (has_post(M) && (p.post.out == nullptr || !aligned16(p.post.x) || !aligned16(p.post.out) ||
                        !aligned16(p.post.post_mix) || !aligned16(p.post.comb_mix))) ||
       (is_delayed(M) && da.new_pre == nullptr))
     return -1;  // not this path (e.g. mhc_post_hc_head without streams_out: the collapse re-reads them)
-  if constexpr (M == Mode::kHead) {
-    return launch_variant<M, false>(p, da, csize, stream);
-  } else {
-    return norm ? launch_variant<M, true>(p, da, csize, stream) : launch_variant<M, false>(p, da, csize, stream);
-  }
+  return norm ? launch_variant<M, true>(p, da, csize, stream) : launch_variant<M, false>(p, da, csize, stream);
 }
+
+// hc_head's pipeline (hc_head.cu; -1 where it does not apply). With a norm_weight it also applies
+// the final RMSNorm: mhc_post_hc_head's composed path (mhc_post_hc_head.cu).
+int launch_head(const MhcPreParams& p, cudaStream_t stream);
 
 }  // namespace pipeline_mhc
 

@@ -207,7 +207,9 @@ def test_cuda_batch_invariant_across_compose(d, norm):
     then the pre op's own kernel (at D = 4096 the TMA kernel, 64-token tiles) on the stored streams. A
     token must get the same bits either way: a 1100-token batch (a partial last tile, magnitudes spread
     over six decades) against single tokens, short spans, and a 1053-token span off the tile grid, for
-    mhc_fused_post_pre and mhc_fused_post_pre_delayed (carried weights, and the identity entry)."""
+    mhc_fused_post_pre and mhc_fused_post_pre_delayed (carried weights, and the identity entry), and
+    for mhc_post_hc_head with streams_out (at D = 4096 from 1024 tokens mhc_post, then hc_head's
+    pipeline over the stash with the final norm; the output and the stash compared)."""
     n, t = 4, 1100
     case = Case((t,), n, d, norm=norm, repeat=7, rms_eps=1e-6 if norm else 1e-20)
     torch.manual_seed(seed_of("fused-compose", case))
@@ -219,7 +221,16 @@ def test_cuda_batch_invariant_across_compose(d, norm):
     pre_mix = torch.rand(t, n, device="cuda") + case.pre_eps
     c = case
     delayed = (pre.fn, pre.hc_scale, pre.hc_base, c.rms_eps, c.pre_eps, c.sink_eps, c.mult, c.repeat)
+    head = PreInputs.make(Case((t,), n, d), rows=n, scales=1).to("cuda")
+
+    def post_head(s):
+        stash = torch.empty_like(residual[s])
+        out = OPS.mhc_post_hc_head(x[s], residual[s], post[s], comb[s], head.fn, head.hc_scale, head.hc_base,
+                                   c.rms_eps, 1e-6, pre.norm_weight, c.norm_eps, streams_out=stash)
+        return out, stash
+
     calls = {
+        "mhc_post_hc_head": post_head,
         "mhc_fused_post_pre": lambda s: OP(x[s], residual[s], post[s], comb[s], *pre.args()),
         "mhc_fused_post_pre_delayed": lambda s: OPS.mhc_fused_post_pre_delayed(
             x[s], residual[s], post[s], comb[s], *delayed, pre_mix[s], pre.norm_weight, c.norm_eps),

@@ -219,7 +219,7 @@ def test_compile_fullgraph(device):
 
 GPU_CASES = [Case((1,), 4, 7168, norm=True), Case((16,), 4, 4096, norm=True), Case((17,), 4, 4096),
              Case((1024,), 4, 7168, norm=True), Case((33,), 4, 513, norm=True), Case((1024,), 8, 513, rms_eps=1e-20),
-             Case((65,), 2, 4097, norm=True)]
+             Case((65,), 2, 4097, norm=True), Case((1100,), 4, 4096, norm=True), Case((1030,), 4, 4096)]
 
 
 @pytest.mark.gpu
