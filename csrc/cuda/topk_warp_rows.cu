@@ -13,9 +13,10 @@
 // the 64 bins of the lane that crosses; every warp of a group picks the same from the shared
 // histogram, behind a named barrier of the group). It stops once every key on the prefix is
 // needed, then writes every key above the prefix and the lowest-index ones on it in ascending index
-// order (topk_slot; this also satisfies deterministic=True): one warp stages them in the freed
-// histogram and copies them out coalesced; the warps of a group count theirs first and write at
-// the offsets of the warps before them.
+// order (topk_slot; this also satisfies deterministic=True) into the freed histogram (up to 2048 of
+// them; more go straight to the output), from which the warps copy them out coalesced; the warps of
+// a group count theirs first and write at the offsets of the warps before them. Written straight to
+// the output, a group's per-step stores cost 20-25 % of the kernel (benchmarks/NOTES.md).
 //
 // The grid is persistent and, while a warp selects, its part of the next row of the walk lands in
 // a per-warp shared buffer by cp.async (issued as soon as the current row's keys are in
@@ -189,8 +190,7 @@ __device__ __forceinline__ void select_row(BlockSmem<kSteps, kGroup>& sm, int sl
     on = pick.count;
   }
   // Output slots before this warp's part: the selected keys of the group's earlier warps (above the
-  // prefix, and on it). One warp: none, and the selection is staged in `hist` (free now; k < len
-  // <= 2048 slots) and copied out in coalesced stores; a group writes out directly.
+  // prefix, and on it). One warp: none.
   uint32_t a = 0, e = 0;
   if constexpr (kGroup > 1) {
     uint32_t n_gt = 0, n_eq = 0;  // every key on the prefix taken: n_gt counts them all
@@ -214,7 +214,10 @@ __device__ __forceinline__ void select_row(BlockSmem<kSteps, kGroup>& sm, int sl
       e += sm.counts[slot][q][1];
     }
   }
-  int32_t* const dst = kGroup == 1 ? reinterpret_cast<int32_t*>(hist) : out;
+  // Up to 2048 selected (one warp always: k < len <= 2048) are staged in `hist` (free now) and copied
+  // out in coalesced stores; more go straight to out.
+  const bool staged = kGroup == 1 || k <= uint32_t(kTopkBins);
+  int32_t* const dst = staged ? reinterpret_cast<int32_t*>(hist) : out;
   if (on == remaining) {  // every key at or above the prefix: one ballot a step
 #pragma unroll
     for (int s = 0; s < kSteps; ++s) {
@@ -235,9 +238,9 @@ __device__ __forceinline__ void select_row(BlockSmem<kSteps, kGroup>& sm, int sl
       e += __popc(b_eq);
     }
   }
-  if constexpr (kGroup == 1) {
-    __syncwarp();
-    for (uint32_t i = lane; i < k; i += kWarp) out[i] = dst[i];
+  if (staged) {
+    group_sync<kGroup>(slot);
+    for (uint32_t i = part * kWarp + lane; i < k; i += kGroup * kWarp) out[i] = dst[i];
   }
   group_sync<kGroup>(slot);  // the next row clears `hist` (one warp) and rewrites `counts`
 }

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# Session 2026-11-26 (12), call 5: wr3 (main's lane-strided warp-row top-k with the groups' selection staged in the histogram up to 2048, as one warp's) and wr2 (call 4)
+# against new (2a3da2f): top-k CUDA tests on wr3; A/B of the warp-row shapes, 2 rounds; memcheck.
+# memcheck over the top-k sanitizer script.
+set -u
+cd "$(dirname "$0")/../.."
+export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
+for w in new:.carry/wheels wr3:.carry/w/wr3 wr2:.carry/w/wr2; do python3 -m pip install -q --no-index --no-deps --target /tmp/ab/${w%%:*} ${w#*:}/*.whl; done
+export PYTHONUNBUFFERED=1
+(cd tests/python && PYTHONPATH=/tmp/ab/wr3 timeout 240 python3 -m pytest -q -x -p no:cacheprovider test_top_k_per_row_prefill.py test_top_k_per_row_decode.py -k cuda 2>&1 | tail -3) | tee $OUT/tests_wr3.log
+for rep in 1 2; do for w in new wr3 wr2; do PYTHONPATH=/tmp/ab/$w python3 .carry/s12/ab_rows.py $w; done; done 2>&1 | tee $OUT/ab_rows.log
+PYTHONPATH=/tmp/ab/wr3 timeout 150 compute-sanitizer --tool memcheck --error-exitcode 1 python3 scripts/sanitize_ops.py > $OUT/memcheck_wr3.log 2>&1; echo "memcheck rc $?"; tail -2 $OUT/memcheck_wr3.log
