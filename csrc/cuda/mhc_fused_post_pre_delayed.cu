@@ -1,7 +1,7 @@
 // mhc_fused_post_pre_delayed (DeepSeek-V4.1's seam). n = 4 below kFusedComposeMinTokens: the pipelined
 // fast path (post in registers, residual_out stored, the rounded values projected, its owners storing
 // new_pre and handing the carried weights to the collapse). From there on, mhc_post then
-// mhc_pre_delayed on the stored streams (the TMA kernel at D = 4096; faster, the same bits per token,
+// mhc_pre_delayed on the stored streams (its own dispatch; faster, the same bits per token,
 // as in mhc_fused_post_pre.cu). Other shapes: the general tile kernel
 // (mhc_fused_post_pre_delayed_kernel.cuh) for any n and D.
 #include "cuda_ops.h"

@@ -87,21 +87,13 @@ struct DelayedArgs {
 // kGlobalBf16 (the bf16 parts, split per use) where prefill stages kBf16, else kGlobal (tf32).
 enum class Engine { kGlobal, kGlobalBf16, kTf32, kBf16 };
 constexpr bool bf16_parts(Engine e) { return e == Engine::kBf16 || e == Engine::kGlobalBf16; }
-// mhc_post_hc_head's fused mode with fn staged as bf16 parts (D = 4096, up to kFusedComposeMinTokens
-// tokens): its 4 rows of fn need ~60 KB of shared memory, and without the next tile's prefetch the CTA
-// fits 80 registers, so two CTAs share an SM and 14 clusters run at once instead of 7 (T = 512: 37.2 ->
-// 32.8 us). hc_head's own staged kernel measured slower that way (T = 16384: 293 -> 340 us), as the
-// clusters there have tiles enough to keep the prefetch busy (benchmarks/NOTES.md, session 12).
-template <Mode M, Engine E>
-constexpr bool two_ctas_an_sm() {
-  return M == Mode::kFusedHead && E == Engine::kBf16;
-}
 
 constexpr int kN = 4;
 // The fused ops (kFused, kFusedDelayed; kFusedHead at D = 4096) run here below this many tokens; from
 // there on mhc_post then the pre or head op's own kernel measured faster (mhc_fused_post_pre.cu,
-// mhc_post_hc_head.cu), with the same bits per token.
-constexpr int64_t kFusedComposeMinTokens = 1024;
+// mhc_post_hc_head.cu), with the same bits per token: at T = 128-1023 by 2-17 % (at 64 the fused
+// kernel is 0.3-0.8 us faster; benchmarks/NOTES.md, session 2026-11-26 (12)).
+constexpr int64_t kFusedComposeMinTokens = 128;
 constexpr int kBf16Pad = 32;     // bf16 elements after each staged row: conflict-free 16-byte loads
 constexpr int kBf16Slice = 256;  // D/C of the bf16 engine, fixed so that every fn offset is an immediate
 constexpr int kTile = 16;        // tokens per tile: the mma M dimension
@@ -603,8 +595,8 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
   // The engines that stage fn prefetch the next tile. The decode bf16 engine (a tile a cluster, fn from
   // L2) loads its tile when it starts it, which keeps a second tile's registers free (mhc_pre with two
   // warps a stage fits 96 registers; hc_head 160 -> 132 and 0.2-0.5 us a call); the fused ops keep the
-  // prefetch (mhc_post_hc_head measured 0.2-0.3 us slower without it), except where two CTAs share an SM.
-  constexpr bool kPrefetch = (E != Engine::kGlobalBf16 || has_post(M)) && !two_ctas_an_sm<M, E>();
+  // prefetch (mhc_post_hc_head measured 0.2-0.3 us slower without it).
+  constexpr bool kPrefetch = E != Engine::kGlobalBf16 || has_post(M);
   TileLoad<M> next;
   if (kPrefetch && ntiles > 0) load_tile<M>(p, first_tile, d, g, next);
   for (int j = 0; j < ntiles + kLag; ++j) {
@@ -769,7 +761,7 @@ constexpr bool early_collapse_loads() {
 }
 
 template <Mode M, bool kNorm, Engine E, int kWarps>
-__global__ void __launch_bounds__(kWarps * 32, two_ctas_an_sm<M, E>() ? 2 : 1) mhc_pipeline_kernel(MhcFusedParams p, DelayedArgs da,
+__global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedParams p, DelayedArgs da,
                                                                        int workers) {
   constexpr int kRows = proj_rows<M>(), kP = parts_padded<M, kNorm>();
   extern __shared__ __align__(16) unsigned char smem_raw[];

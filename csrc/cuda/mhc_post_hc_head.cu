@@ -1,7 +1,7 @@
 // mhc_post_hc_head (spec §4.6) with streams_out (the model's MTP stash), n = 4: the pipelined kernel
 // applies the post in registers, stores the stash and collapses from it (L2). At D = 4096 (fn staged as
 // bf16 parts) from kFusedComposeMinTokens on, mhc_post then hc_head's pipeline over the stored stash
-// (with the final RMSNorm) is 9-14 % faster (benchmarks/NOTES.md, session 2026-11-26 (12)), as for the
+// (with the final RMSNorm) is 9-17 % faster (benchmarks/NOTES.md, session 2026-11-26 (12)), as for the
 // fused post+pre, and gives the same bits per token: the pipeline applies mhc_post's FMA order and
 // projects the rounded values, which are the stash's. At D = 7168 the composed pair measured slower
 // (hc_head's fp32-fn engine with the norm: 386 against 335 us at T = 4096). Otherwise (no stash, other
