@@ -207,10 +207,10 @@ def test_cuda_batch_invariant_across_compose(d, norm):
     then the pre op's own kernel (the pipeline; from 1024 at D = 4096 the TMA kernel, 64-token tiles) on
     the stored streams. A token must get the same bits either way: a 1100-token batch (a partial last
     tile, magnitudes spread over six decades) against single tokens, spans of 127 and 128 tokens, spans
-    on both sides of 1024, and a 1053-token span off the tile grid, for
-    mhc_fused_post_pre and mhc_fused_post_pre_delayed (carried weights, and the identity entry), and
-    for mhc_post_hc_head with streams_out (at D = 4096 from 128 tokens mhc_post, then hc_head's
-    pipeline over the stash with the final norm; the output and the stash compared)."""
+    on both sides of 1024, and a 1053-token span off the tile grid, for mhc_fused_post_pre and
+    mhc_fused_post_pre_delayed (carried weights, and the identity entry), and for mhc_post_hc_head with
+    streams_out (at D = 4096 from 128 tokens mhc_post, then hc_head's pipeline over the stash with the
+    final norm; the output and the stash compared)."""
     n, t = 4, 1100
     case = Case((t,), n, d, norm=norm, repeat=7, rms_eps=1e-6 if norm else 1e-20)
     torch.manual_seed(seed_of("fused-compose", case))
