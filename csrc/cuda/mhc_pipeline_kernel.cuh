@@ -877,6 +877,21 @@ inline bool stages_bf16_parts(int hc_mult, int64_t hidden) {
   return csize != 0 && hidden / csize == kBf16Slice;
 }
 
+// hc_head takes the final norm only in mhc_post_hc_head's composed path, which runs where fn is staged
+// as bf16 parts: its fp32-fn kernels with the norm are never launched, so they are not instantiated.
+template <Mode M, bool kNorm>
+constexpr bool bf16_parts_only() {
+  return M == Mode::kHead && kNorm;
+}
+template <Mode M, bool kNorm, Engine E, int kWarps>
+constexpr auto pipeline_kernel() {
+  if constexpr (bf16_parts_only<M, kNorm>() && !bf16_parts(E)) {
+    return static_cast<decltype(&mhc_pipeline_kernel<M, kNorm, Engine::kBf16, kFewWarps>)>(nullptr);
+  } else {
+    return &mhc_pipeline_kernel<M, kNorm, E, kWarps>;
+  }
+}
+
 template <Mode M, bool kNorm>
 int launch_variant(const MhcFusedParams& p, const DelayedArgs& da, int csize, cudaStream_t stream) {
   const MhcPreParams& pp = p.pre;
@@ -928,15 +943,16 @@ int launch_variant(const MhcFusedParams& p, const DelayedArgs& da, int csize, cu
   // 256 mhc_pre and mhc_pre_delayed run it with two worker warps a stage (kSplitWarps; the fused ops
   // measured slower that way: both warps of a stage apply the post).
   const bool staged_bf16 = stages_bf16_parts(pp.hc_mult, pp.hidden);
+  if (bf16_parts_only<M, kNorm>() && !staged_bf16) return -1;
   constexpr bool kSplit = proj_rows<M>() == 24 && !has_post(M);
   const int streamed_workers = staged_bf16 && kSplit ? 2 * stages : stages;
-  const auto streamed = staged_bf16 ? mhc_pipeline_kernel<M, kNorm, Engine::kGlobalBf16, kSplit ? kSplitWarps : kFewWarps>
-                        : few       ? mhc_pipeline_kernel<M, kNorm, Engine::kGlobal, kFewWarps>
-                                    : mhc_pipeline_kernel<M, kNorm, Engine::kGlobal, kMaxWarps>;
+  const auto streamed = staged_bf16 ? pipeline_kernel<M, kNorm, Engine::kGlobalBf16, kSplit ? kSplitWarps : kFewWarps>()
+                        : few       ? pipeline_kernel<M, kNorm, Engine::kGlobal, kFewWarps>()
+                                    : pipeline_kernel<M, kNorm, Engine::kGlobal, kMaxWarps>();
   const int64_t resident = max_clusters(streamed, sizeof(Sh), (streamed_workers + owners) * 32);
   if (tiles > resident) {
-    const auto staged = staged_bf16 ? mhc_pipeline_kernel<M, kNorm, Engine::kBf16, kFewWarps>
-                                    : mhc_pipeline_kernel<M, kNorm, Engine::kTf32, kMaxWarps>;
+    const auto staged = staged_bf16 ? pipeline_kernel<M, kNorm, Engine::kBf16, kFewWarps>()
+                                    : pipeline_kernel<M, kNorm, Engine::kTf32, kMaxWarps>();
     const size_t staged_smem =
         sizeof(Sh) + (staged_bf16 ? staged_bytes<M, Engine::kBf16>(d_slice) : staged_bytes<M, Engine::kTf32>(d_slice));
     const int64_t staged_resident = max_clusters(staged, staged_smem, (stages + owners) * 32);
