@@ -167,16 +167,6 @@ inline cudaLaunchConfig_t launch_config(unsigned grid, unsigned block, unsigned 
   return cfg;
 }
 
-// The same without PDL, in clusters of `cluster` > 0 blocks: kernels that do not call pdl_begin()
-// (the TMA kernel).
-inline cudaLaunchConfig_t cluster_launch(unsigned grid, unsigned block, unsigned cluster, size_t smem,
-                                         cudaStream_t stream, LaunchAttrs& attrs) {
-  cudaLaunchConfig_t cfg = launch_config(grid, block, cluster, smem, stream, attrs);
-  cfg.attrs = attrs.a + 1;
-  cfg.numAttrs = 1;
-  return cfg;
-}
-
 // ---- Distributed shared memory and mbarriers (sm_90 clusters) ----
 // Shared-memory addresses as 32-bit operands: this CTA's, and the same offset in CTA `rank` of the
 // cluster.

@@ -1,6 +1,7 @@
 #include "cuda_ops.h"
 #include "mhc_pipeline_kernel.cuh"
 #include "mhc_pre_kernel.cuh"
+#include "mhc_tma_kernel.cuh"
 
 namespace dsv4::cuda {
 
@@ -9,7 +10,9 @@ namespace pipeline_mhc {
 int launch_head(const MhcPreParams& p, cudaStream_t stream) {
   MhcFusedParams fp{};
   fp.pre = p;
-  return launch<Mode::kHead>(fp, stream);
+  // Long batches at D = 4096 on the TMA kernel (same bits per token), else the pipeline kernel.
+  const int tma = tma_mhc::launch<Mode::kHead>(p, stream);
+  return tma >= 0 ? tma : launch<Mode::kHead>(fp, stream);
 }
 
 }  // namespace pipeline_mhc

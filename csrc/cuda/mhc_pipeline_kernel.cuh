@@ -41,7 +41,7 @@
 // Measured (H100, benchmarks/NOTES.md): the workers rarely wait for weights, so the chain is off the
 // critical path; what bounds the kernel is the workers' latency per tile (12 warps per SM, ~1000
 // instructions per worker and tile at ~10 cycles each) and the L2 hit rate of the re-read. So
-// mhc_pre / mhc_pre_delayed prefill at D = 4096 runs on the TMA kernel (mhc_tma_kernel.cuh), which
+// mhc_pre / mhc_pre_delayed / hc_head prefill at D = 4096 runs on the TMA kernel (mhc_tma_kernel.cuh), which
 // computes the bf16 engine's chains term for term: keep the two in step.
 #pragma once
 

@@ -1,5 +1,6 @@
-// Prefill of mhc_pre and V4.1's mhc_pre_delayed (streams entry) for hc_mult n = 4 and D = 4096 on
-// sm_90a: the residual streamed by TMA into a shared-memory ring and projected by wgmma, with the
+// Prefill of mhc_pre, V4.1's mhc_pre_delayed (streams entry) and hc_head (with or without the final
+// norm, which mhc_post_hc_head's composed path passes) for hc_mult n = 4 and D = 4096 on sm_90a:
+// the residual streamed by TMA into a shared-memory ring and projected by wgmma, with the
 // pipeline kernel's arithmetic, so that a token gets the same bits here and there.
 //
 // Why: the pipeline kernel (mhc_pipeline_kernel.cuh) keeps the per-tile reduction chain off the
@@ -20,23 +21,26 @@
 // benchmarks/wgmma_mma_bits.cu); the 8 stages (the pipeline's 8 worker warps) are added in order,
 // the 16 ranks in rank order by the owners; the squares or the Gram matrix are the pipeline's own
 // code (tile_squares), and so is the collapse (collapse8). So mhc_pre dispatches by T: the pipeline
-// for short batches (its decode chain is shorter), this kernel from kMinTokens on.
+// for short batches (its decode chain is shorter), this kernel from kMinTokens on (hc_head from
+// kHeadMinTokens).
 //
 // A cluster of 16 CTAs splits the hidden dim: CTA q owns d in [256 q, 256 q + 256) of all 4
 // streams. fn's slice (24 rows x 1024 k) is staged once as bf16 hi / mid / lo parts (hi + mid + lo
 // = fn to 2^-27, so the bf16 products are exact in fp32). Tiles are 64 tokens (the wgmma M); a tile
 // is 8 stages of 64 tokens x 32 d x 4 streams (16 KB, one 3-D TMA box per stream, 64-byte swizzle).
 // Warp roles:
-//  - warp 0: TMA producer over a ring of kStages stages (lane 0; warps 1-11 stage fn meanwhile);
+//  - warp 0: TMA producer over a ring of ring_stages() stages (lane 0; warps 1-11 stage fn meanwhile);
 //  - warps 4-7 (a warpgroup, 16 tokens a warp): per stage the lane words from the box, 8 wgmma
-//    m64n72k16, and while they run the squares (or the 4x4 Gram matrix for the fused RMSNorm) on
+//    m64n72k16 (hc_head: m64n16k16), and while they run the squares (or the 4x4 Gram matrix for the fused RMSNorm) on
 //    CUDA cores; per tile each token's CTA partial goes to its owner CTA (token % 16) by st.async;
 //  - warps 1-3: owners; the two token pairs of a tile (16 lanes a token) go round them: the 16
 //    partials of a token summed in rank order, the pre weights and the norm scale pushed to every
 //    CTA first, then the sigmoids and the 16-lane Sinkhorn of comb (the pipeline's owner_mixes);
 //  - warps 8-11: the collapse of each tile once its weights arrive, the residual re-read from L2
 //    (the next tile's first loads issued before its weights are waited for); for mhc_pre_delayed
-//    without the norm, whose collapse waits for nothing, per stage from the ring (ring_collapse).
+//    without the norm, whose collapse waits for nothing, per stage from the ring (ring_collapse);
+//    for hc_head, whose fn parts take 32 KB instead of 144, from the ring as well: its 11 slots hold
+//    the tile until its weights arrive (held_collapse), so the residual is read from HBM once.
 // Rings of kRing slots carry partials and weights; a CTA pushes tile j's partials only after its
 // own collapse of tile j - kRing, which needed every owner's weights of that tile, i.e. every owner
 // had consumed that slot. Tile j is loaded only after this CTA collapsed tile j - kLoadLag (not for
@@ -44,12 +48,14 @@
 // so that the collapse's re-read hits L2.
 // The projection warpgroup takes registers from the producer/owner warpgroup (setmaxnreg): at the
 // launch's 168 a thread its stage spilled with the fused norm.
-// Measured (H100, D = 4096, T = 16384, benchmarks/NOTES.md): ~395 us, 57 % of the floor (the
+// The barrier setup runs before the programmatic-dependent-launch wait (cuda_common.cuh).
+// Measured (H100, D = 4096, T = 16384, benchmarks/NOTES.md): mhc_pre ~395 us, 57 % of the floor (the
 // pipeline: 655). The projection is not the bound: with its wgmma removed the kernel ran 375 us. The
 // bound is the cycle that the L2 re-read imposes: tile j loads only after the collapse of tile
 // j - 2 (TMA and projection ~9 us, owners ~2.5 us, collapse ~6.5 us: ~10 us a tile), and a longer
 // lag measured slower (the re-read starts missing L2). The ring collapse has no such cycle:
-// mhc_pre_delayed without the norm, T = 16384, 290 us (78 % of the floor; 346 re-reading).
+// mhc_pre_delayed without the norm, T = 16384, 290 us (78 % of the floor; 346 re-reading); nor has
+// the held collapse: hc_head 296 -> 239 us at T = 16384 (76 -> 95 %), 1148 -> 902 at 65536.
 #pragma once
 
 #include <cuda.h>
@@ -73,7 +79,6 @@ constexpr int kStageD = pipeline_mhc::kWarpD;  // d per stage: one pipeline work
 constexpr int kSteps = kDs / kStageD;      // stages per tile
 constexpr int kBoxBytes = kTile * kStageD * 2;
 constexpr int kStageBytes = kN * kBoxBytes;
-constexpr int kStages = 3;                 // TMA ring: 48 KB
 constexpr int kRing = 3;                   // partial / weight ring slots
 constexpr int kLoadLag = 2;                // tile j loads after this CTA collapsed tile j - kLoadLag
 constexpr int kOwned = kTile / kC;         // tokens of a tile each CTA owns
@@ -89,14 +94,53 @@ constexpr int kProjectionRegs = 232;
 constexpr int kCollapseRegs = kLaunchRegs;
 static_assert(kOwnerRegs + kProjectionRegs + kCollapseRegs <= kThreads / 128 * kLaunchRegs,
               "setmaxnreg moves registers within the CTA's launch allocation");
-constexpr int kRows = kN * (kN + 2);       // 24 projections
-constexpr int kCols = 3 * kRows;           // the wgmma N: fn's hi | mid | lo parts of the 24 rows
 constexpr int kGram = pipeline_mhc::kGram;
-constexpr int kBBlock = kCols * 16 * 2;    // one k16 x 72 block of B
-constexpr int kBBytes = kSteps * kN * 2 * kBBlock;
+// Projections: 24 (mhc_pre, mhc_pre_delayed) or hc_head's 4.
+template <Mode M>
+constexpr int rows() {
+  return pipeline_mhc::proj_rows<M>();
+}
+// Columns between fn's hi, mid and lo parts in the wgmma N (column groups of 8): 24 rows take three
+// groups each (N = 72); hc_head's 4 rows share one group between hi and mid (columns 0-3, 4-7) and
+// lo takes columns 8-11 (N = 16, columns 12-15 zero), so its B blocks are 32 KB and the ring can hold
+// a whole tile (held_collapse).
+template <Mode M>
+constexpr int part_cols() {
+  return rows<M>() == 24 ? 24 : 4;
+}
+template <Mode M>
+constexpr int cols() {
+  return rows<M>() == 24 ? 72 : 16;
+}
+template <Mode M>
+constexpr int acc_floats() {  // a lane's partials of a stage: 4 per column group of 8 rows
+  return 4 * ((rows<M>() + 7) / 8);
+}
+template <Mode M>
+constexpr int b_block_bytes() {  // one k16 x N block of B
+  return cols<M>() * 16 * 2;
+}
+template <Mode M>
+constexpr int b_bytes() {
+  return kSteps * kN * 2 * b_block_bytes<M>();
+}
+// hc_head's collapse reads each tile from the ring once the tile's weights arrived: the ring (11
+// stages, 176 KB) holds the tile being weighed while the next one loads, so the residual is read
+// from HBM once and no L2 re-read paces the loads (collapse_loop's lag cycle).
+template <Mode M>
+constexpr bool held_collapse() {
+  return pipeline_mhc::is_head(M);
+}
+template <Mode M>
+constexpr int ring_stages() {  // TMA ring slots
+  return held_collapse<M>() ? 11 : 3;
+}
 // Shortest batch this kernel takes; shorter ones run on the pipeline kernel (same bits). Measured on
 // the H100 (benchmarks/NOTES.md, session 2026-11-26 (2)).
 constexpr int64_t kMinTokens = 1024;
+// hc_head (with or without the final norm): the pipeline measured faster up to 2048 tokens (44.6
+// against 45.6 us there), this kernel from 4096 (79.8 -> 72-74 us).
+constexpr int64_t kHeadMinTokens = 2560;
 
 // mhc_pre_delayed without the fused norm: the collapse needs nothing this op computes (the carried
 // pre_mix weights it), so it reads each stage from the ring beside the projection, and the residual
@@ -108,29 +152,30 @@ constexpr bool ring_collapse() {
   return M == Mode::kDelayed && !kNorm;
 }
 
-template <bool kNorm>
+template <Mode M, bool kNorm>
 constexpr int parts() {  // floats per token and rank: the projections, then sum_sq or the Gram matrix
-  return kRows + (kNorm ? kGram : 1);
+  return rows<M>() + (kNorm ? kGram : 1);
 }
-template <bool kNorm>
+template <Mode M, bool kNorm>
 constexpr int parts_stride() {  // even: the pushes are 8-byte pairs
-  return (parts<kNorm>() + 1) / 2 * 2;
+  return (parts<M, kNorm>() + 1) / 2 * 2;
 }
 
-template <bool kNorm>
+template <Mode M, bool kNorm>
 struct alignas(16) Ctrl {
-  uint64_t full[kStages], empty[kStages];
+  uint64_t full[ring_stages<M>()], empty[ring_stages<M>()];
   uint64_t partials_full[kRing], weights_full[kRing], collapsed[kRing];
   alignas(16) float weights[kRing][kTile][8];  // pre[4], the RMSNorm scale, padding
-  alignas(16) float partials[kRing][kOwned][kC][parts_stride<kNorm>()];
-  alignas(16) float owner_sums[kOwnerWarps][2][parts_stride<kNorm>()];
+  alignas(16) float partials[kRing][kOwned][kC][parts_stride<M, kNorm>()];
+  alignas(16) float owner_sums[kOwnerWarps][2][parts_stride<M, kNorm>()];
 };
 
-template <bool kNorm>
+template <Mode M, bool kNorm>
 constexpr size_t smem_bytes() {
-  return 1024 + size_t(kStages) * kStageBytes + kBBytes + sizeof(Ctrl<kNorm>);
+  return 1024 + size_t(ring_stages<M>()) * kStageBytes + b_bytes<M>() + sizeof(Ctrl<M, kNorm>);
 }
-static_assert(smem_bytes<true>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
+static_assert(smem_bytes<Mode::kPre, true>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
+static_assert(smem_bytes<Mode::kHead, true>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
 
 // One stream's box of a stage: residual[t0 .. t0 + 63][stream][d0 .. d0 + 31], kept in L2 (policy).
 __device__ __forceinline__ void tma_load_box(uint32_t dst, const CUtensorMap* map, int d0, int stream, int t0,
@@ -164,7 +209,18 @@ __device__ __forceinline__ void wgmma_n72(float (&d)[36], uint32_t a0, uint32_t 
       : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(accumulate));
 }
 
-// B: one k16 x 72 block, K-major core matrices without swizzle: the two k halves 128 bytes apart,
+// The same, m64n16k16 (hc_head: hi | mid in columns 0-7, lo in 8-11).
+__device__ __forceinline__ void wgmma_n16(float (&d)[8], uint32_t a0, uint32_t a1, uint32_t a2, uint32_t a3,
+                                          uint64_t desc_b, int accumulate) {
+  asm volatile(
+      "{\n .reg .pred p;\n setp.ne.b32 p, %13, 0;\n"
+      " wgmma.mma_async.sync.aligned.m64n16k16.f32.bf16.bf16 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9, %10, %11}, "
+      "%12, p, 1, 1, 0;\n}\n"
+      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7])
+      : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "l"(desc_b), "r"(accumulate));
+}
+
+// B: one k16 x N block, K-major core matrices without swizzle: the two k halves 128 bytes apart,
 // groups of 8 columns 256 bytes apart.
 __device__ __forceinline__ uint64_t b_descriptor(uint32_t addr) {
   return uint64_t((addr & 0x3ffffu) >> 4) | (uint64_t(128 >> 4) << 16) | (uint64_t(256 >> 4) << 32);
@@ -172,14 +228,17 @@ __device__ __forceinline__ uint64_t b_descriptor(uint32_t addr) {
 // fn's B block of stage v, stream i and k16 step u.
 __host__ __device__ constexpr int b_block(int v, int i, int u) { return (v * kN + i) * 2 + u; }
 
-// fn's slice as B blocks in the pipeline's k order: in block (v, i, u), core row (column part * 24 + n,
-// kh) holds at element e2 = 2 c + e that part of fn[n][i D + 256 rank + 32 v + 8 c + 4 u + 2 kh + e]
+// fn's slice as B blocks in the pipeline's k order: in block (v, i, u), core row (column
+// part * part_cols + n, kh) holds at element e2 = 2 c + e that part of
+// fn[n][i D + 256 rank + 32 v + 8 c + 4 u + 2 kh + e]
 // (k = 8 kh + e2: the d that the pipeline's lane c feeds to k step u at that k). The parts are the
 // pipeline's split3_bf16 (its staged engine's bits). An item is one row's 32 d of a stage and stream
 // (whole 128-byte lines of fn); consecutive threads take consecutive rows n, so that their 16-byte
 // stores fill whole 128-byte lines of shared memory.
+template <Mode M>
 __device__ __forceinline__ void stage_fn(const MhcPreParams& pp, int rank, unsigned char* b_smem, int tid,
                                          int nthreads) {
+  constexpr int kRows = rows<M>(), kBBlock = b_block_bytes<M>();
   constexpr int kItems = kRows * kN * kSteps;  // (n, i, v)
   for (int q = tid; q < kItems; q += nthreads) {
     const int n = q % kRows, i = (q / kRows) % kN, st = q / (kRows * kN);
@@ -197,12 +256,12 @@ __device__ __forceinline__ void stage_fn(const MhcPreParams& pp, int rank, unsig
 #pragma unroll
         for (int e2 = 0; e2 < 8; ++e2)
           pipeline_mhc::split3_bf16(f[8 * (e2 / 2) + 4 * u + 2 * kh + e2 % 2], parts[0][e2], parts[1][e2], parts[2][e2]);
+        unsigned char* block = b_smem + b_block(st, i, u) * kBBlock + kh * 128;
+        const auto row = [&](int col) { return reinterpret_cast<uint4*>(block + (col / 8) * 256 + (col % 8) * 16); };
 #pragma unroll
-        for (int part = 0; part < 3; ++part) {
-          const int col = part * kRows + n;
-          unsigned char* row = b_smem + b_block(st, i, u) * kBBlock + kh * 128 + (col / 8) * 256 + (col % 8) * 16;
-          *reinterpret_cast<uint4*>(row) = *reinterpret_cast<const uint4*>(parts[part]);
-        }
+        for (int part = 0; part < 3; ++part)
+          *row(part * part_cols<M>() + n) = *reinterpret_cast<const uint4*>(parts[part]);
+        if constexpr (3 * part_cols<M>() < cols<M>()) *row(3 * part_cols<M>() + n) = make_uint4(0, 0, 0, 0);
       }
   }
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // the generic stores, seen by wgmma
@@ -226,9 +285,11 @@ __device__ __forceinline__ void load_lane_words(uint32_t stage, int m0, int lane
 }
 
 // A token row block's CTA partials (rows m0 + g and m0 + g + 8 of the tile) to their owners.
-template <bool kNorm>
-__device__ __forceinline__ void push_partials(Ctrl<kNorm>& ct, int rank, int s, int m0, const float (&acc)[12],
+template <Mode M, bool kNorm>
+__device__ __forceinline__ void push_partials(Ctrl<M, kNorm>& ct, int rank, int s, int m0,
+                                              const float (&acc)[acc_floats<M>()],
                                               const float (&sq)[2][kNorm ? kGram : 1], int lane) {
+  constexpr int kRows = rows<M>();
   const int g = lane / 4, c = lane % 4;
 #pragma unroll
   for (int hrow = 0; hrow < 2; ++hrow) {
@@ -237,8 +298,9 @@ __device__ __forceinline__ void push_partials(Ctrl<kNorm>& ct, int rank, int s, 
     const uint32_t bar = cluster_addr(&ct.partials_full[s], owner);
     const uint32_t dst = cluster_addr(&ct.partials[s][m / kC][rank][0], owner);
 #pragma unroll
-    for (int jj = 0; jj < 3; ++jj)
-      st_async_v2(dst + 4 * (8 * jj + 2 * c), acc[4 * jj + 2 * hrow], acc[4 * jj + 2 * hrow + 1], bar);
+    for (int jj = 0; jj < (kRows + 7) / 8; ++jj)
+      if (8 * jj + 2 * c < kRows)
+        st_async_v2(dst + 4 * (8 * jj + 2 * c), acc[4 * jj + 2 * hrow], acc[4 * jj + 2 * hrow + 1], bar);
     if (c == g / 2) {  // the lane holding this token's squares
       const uint32_t sdst = cluster_addr(&ct.partials[s][m / kC][rank][kRows], owner);
       if constexpr (kNorm) {
@@ -252,21 +314,22 @@ __device__ __forceinline__ void push_partials(Ctrl<kNorm>& ct, int rank, int s, 
 }
 
 // The projection warpgroup: per stage, the pipeline worker's arithmetic on 64 tokens (see the header).
-template <bool kNorm>
-__device__ __forceinline__ void mma_loop(Ctrl<kNorm>& ct, const unsigned char* stages, const unsigned char* b_smem,
+template <Mode M, bool kNorm>
+__device__ __forceinline__ void mma_loop(Ctrl<M, kNorm>& ct, const unsigned char* stages, const unsigned char* b_smem,
                                          int rank, int ntiles) {
-  constexpr int kSq = kNorm ? kGram : 1;
+  constexpr int kSq = kNorm ? kGram : 1, kStages = ring_stages<M>(), kBBlock = b_block_bytes<M>();
+  constexpr int kAcc = acc_floats<M>();  // acc[4 jj + q]: column group jj of the fold (lanes c < 2 for hc_head)
   const int tid = threadIdx.x % 128, wi = tid / 32, lane = tid % 32;
   const uint32_t stages_u32 = smem_u32(stages);
   const uint64_t db0 = b_descriptor(smem_u32(b_smem));
   for (int j = 0; j < ntiles; ++j) {
-    float acc[12], sq[2][kSq];  // acc[4 jj + q]: mma.sync's C layout of rows 8 jj .. 8 jj + 7
+    float acc[kAcc], sq[2][kSq];  // mma.sync's C layout of rows 8 jj .. 8 jj + 7
     for (int v = 0; v < kSteps; ++v) {
       const int it = j * kSteps + v, slot = it % kStages;
       mbar_wait(&ct.full[slot], (it / kStages) & 1);
       uint4 r[2][kN];
       load_lane_words(stages_u32 + slot * kStageBytes, 16 * wi, lane, r);
-      float chain[36];
+      float chain[cols<M>() / 2];
       wgmma_fence();
       // Descriptor start addresses are in 16-byte units in the low bits: offsets add directly.
 #pragma unroll
@@ -274,9 +337,14 @@ __device__ __forceinline__ void mma_loop(Ctrl<kNorm>& ct, const unsigned char* s
         const uint32_t* x0 = &r[0][i].x;
         const uint32_t* x1 = &r[1][i].x;
 #pragma unroll
-        for (int u = 0; u < 2; ++u)
-          wgmma_n72(chain, x0[2 * u], x1[2 * u], x0[2 * u + 1], x1[2 * u + 1],
-                    db0 + uint64_t((b_block(v, i, u) * kBBlock) >> 4), i + u);
+        for (int u = 0; u < 2; ++u) {
+          const uint64_t db = db0 + uint64_t((b_block(v, i, u) * kBBlock) >> 4);
+          if constexpr (cols<M>() == 72) {
+            wgmma_n72(chain, x0[2 * u], x1[2 * u], x0[2 * u + 1], x1[2 * u + 1], db, i + u);
+          } else {
+            wgmma_n16(chain, x0[2 * u], x1[2 * u], x0[2 * u + 1], x1[2 * u + 1], db, i + u);
+          }
+        }
       }
       wgmma_commit();
       // The squares on CUDA cores while the chain is in flight (wgmma only reads the words).
@@ -288,8 +356,13 @@ __device__ __forceinline__ void mma_loop(Ctrl<kNorm>& ct, const unsigned char* s
       // The stage's (= pipeline worker's) partial: (lo + mid) + hi; then the stages in order (the
       // pipeline's CTA sum over its workers starts from worker 0's partial).
 #pragma unroll
-      for (int q = 0; q < 12; ++q) {
-        const float s = (chain[q + 24] + chain[q + 12]) + chain[q];
+      for (int q = 0; q < kAcc; ++q) {
+        float s;
+        if constexpr (cols<M>() == 72) {
+          s = (chain[q + 24] + chain[q + 12]) + chain[q];
+        } else {  // lane c < 2: hi of rows 2c, 2c + 1 here, mid in lane c + 2, lo in column group 1
+          s = (chain[q + 4] + __shfl_down_sync(0xffffffffu, chain[q], 2)) + chain[q];
+        }
         acc[q] = v == 0 ? s : acc[q] + s;
       }
 #pragma unroll
@@ -300,7 +373,7 @@ __device__ __forceinline__ void mma_loop(Ctrl<kNorm>& ct, const unsigned char* s
     // Slot reuse: this CTA's collapse of tile j - kRing is done (see the header).
     const int s = j % kRing;
     if (j >= kRing) mbar_wait(&ct.collapsed[s], ((j - kRing) / kRing) & 1);
-    push_partials<kNorm>(ct, rank, s, 16 * wi, acc, sq, lane);
+    push_partials<M, kNorm>(ct, rank, s, 16 * wi, acc, sq, lane);
   }
 }
 
@@ -309,9 +382,9 @@ __device__ __forceinline__ void mma_loop(Ctrl<kNorm>& ct, const unsigned char* s
 // the Sinkhorn of comb (owner_mixes) follows. Each pair's warp re-arms the slot for its half of the
 // bytes. The sums and the weights are the pipeline owner's expressions.
 template <Mode M, bool kNorm>
-__device__ __forceinline__ void owner_loop(const MhcPreParams& pp, const DelayedArgs& da, Ctrl<kNorm>& ct, int rank,
-                                           int owner, int64_t first_tile, int64_t tile_step, int ntiles) {
-  constexpr int kP = parts<kNorm>(), kPairs = kOwned / 2;
+__device__ __forceinline__ void owner_loop(const MhcPreParams& pp, const DelayedArgs& da, Ctrl<M, kNorm>& ct,
+                                           int rank, int owner, int64_t first_tile, int64_t tile_step, int ntiles) {
+  constexpr int kP = parts<M, kNorm>(), kPairs = kOwned / 2, kRows = rows<M>();
   const int lane = threadIdx.x % 32, half = lane / 16, sub = lane % 16;
   const pipeline_mhc::OwnerConsts consts = pipeline_mhc::owner_consts<M>(pp, sub);
   for (int idx = owner; idx < ntiles * kPairs; idx += kOwnerWarps) {
@@ -349,15 +422,15 @@ __device__ __forceinline__ void owner_loop(const MhcPreParams& pp, const Delayed
     const uint32_t dst = cluster_addr(&ct.weights[s][m][0], uint32_t(sub));
     st_async(dst, make_float4(pre[0], pre[1], pre[2], pre[3]), bar);
     st_async(dst + 16, make_float4(norm_scale, 0.0f, 0.0f, 0.0f), bar);
-    pipeline_mhc::owner_mixes<M>(pp, da, consts, sums, sum_sq, t, sub);
+    if constexpr (!pipeline_mhc::is_head(M)) pipeline_mhc::owner_mixes<M>(pp, da, consts, sums, sum_sq, t, sub);
     __syncwarp();  // sums is rewritten by this warp's next pair
   }
 }
 
 // The collapse of each tile once its weights arrive, the residual re-read from L2 (the pipeline's
 // collapse8).
-template <bool kNorm>
-__device__ __forceinline__ void collapse_loop(const MhcPreParams& pp, Ctrl<kNorm>& ct, int rank, int64_t first_tile,
+template <Mode M, bool kNorm>
+__device__ __forceinline__ void collapse_loop(const MhcPreParams& pp, Ctrl<M, kNorm>& ct, int rank, int64_t first_tile,
                                               int64_t tile_step, int ntiles, bool identity) {
   const int tid = threadIdx.x % 128, lane = tid % 32;
   const int64_t d = int64_t(rank) * kDs + 8 * (tid % 32);
@@ -430,10 +503,12 @@ __device__ __forceinline__ void ring_collapse8(const uint4 (&r)[kN], float4 pre,
 // weighted by the carried pre_mix (ring_collapse8: the pipeline's bits). Tile j's
 // weights (unused here) still mean "every owner consumed tile j's partials": the slot-reuse signal
 // (collapsed) that the projection waits for is given two tiles late, once they are surely there.
-__device__ __forceinline__ void ring_collapse_loop(const MhcPreParams& pp, const DelayedArgs& da, Ctrl<false>& ct,
+__device__ __forceinline__ void ring_collapse_loop(const MhcPreParams& pp, const DelayedArgs& da,
+                                                   Ctrl<Mode::kDelayed, false>& ct,
                                                    const unsigned char* stages, int rank, int64_t first_tile,
                                                    int64_t tile_step, int ntiles) {
   constexpr int kLag = 2;  // tiles between a tile's stages and its signal
+  constexpr int kStages = ring_stages<Mode::kDelayed>();
   const int tid = threadIdx.x % 128, lane = tid % 32, c = tid % 4;
   const uint32_t stages_u32 = smem_u32(stages);
   const bool identity = da.pre_mix == nullptr;
@@ -489,25 +564,86 @@ __device__ __forceinline__ void ring_collapse_loop(const MhcPreParams& pp, const
   for (int j = ntiles > kLag ? ntiles - kLag : 0; j < ntiles; ++j) tile_done(j);
 }
 
+// hc_head's collapse (held_collapse()): tile j's stages stay in the ring until its weights arrive,
+// then per stage 2 of its 64 tokens x 4 chunks of 8 d a thread are weighted (the pipeline's bits:
+// ring_collapse8, then the final norm's rounding and scales as collapse8<true>) and the slot frees
+// (both warpgroups arrived). The ring holds 11 stages: a tile's 8 while its weights are summed,
+// 3 of the next tile meanwhile.
+template <Mode M, bool kNorm>
+__device__ __forceinline__ void held_collapse_loop(const MhcPreParams& pp, Ctrl<M, kNorm>& ct,
+                                                   const unsigned char* stages, int rank, int64_t first_tile,
+                                                   int64_t tile_step, int ntiles) {
+  constexpr int kStages = ring_stages<M>();
+  const int tid = threadIdx.x % 128, lane = tid % 32, c = tid % 4;
+  const uint32_t stages_u32 = smem_u32(stages);
+  const int64_t d0 = int64_t(rank) * kDs + 8 * c;  // the thread's d in a stage: d0 + v * kStageD
+  for (int j = 0; j < ntiles; ++j) {
+    const int s = j % kRing;
+    const int64_t tile0 = (first_tile + j * tile_step) * kTile;
+    mbar_wait<1000>(&ct.weights_full[s], (j / kRing) & 1);
+    float4 pre[2];
+    float scale[2];
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      pre[h] = *reinterpret_cast<const float4*>(&ct.weights[s][tid / 4 + 32 * h][0]);
+      scale[h] = ct.weights[s][tid / 4 + 32 * h][4];
+    }
+    for (int v = 0; v < kSteps; ++v) {
+      const int it = j * kSteps + v, slot = it % kStages;
+      float wv[8];
+      if constexpr (kNorm) load_bf16x8(pp.norm_weight + d0 + v * kStageD, wv);
+      mbar_wait(&ct.full[slot], (it / kStages) & 1);  // complete since the projection used it
+      uint4 r[2][kN];
+#pragma unroll
+      for (int h = 0; h < 2; ++h) load_row_chunk(stages_u32 + slot * kStageBytes, tid / 4 + 32 * h, c, r[h]);
+      float out[2][8];
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        ring_collapse8(r[h], pre[h], false, out[h]);
+        if constexpr (kNorm) {
+#pragma unroll
+          for (int e = 0; e < 8; ++e) out[h][e] = __fmul_rn(__fmul_rn(round_bf16(out[h][e]), scale[h]), wv[e]);
+        }
+      }
+      __syncwarp();
+      if (lane == 0) mbar_arrive(&ct.empty[slot]);  // after the words are used (ring_collapse_loop)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int64_t t = tile0 + tid / 4 + 32 * h;
+        if (t < pp.tokens) store_bf16x8(pp.layer_input + t * kHidden + d0 + v * kStageD, out[h]);
+      }
+    }
+    __syncwarp();
+    if (lane == 0) mbar_arrive(&ct.collapsed[s]);
+    // Re-armed after this thread's own wait, as in collapse_loop.
+    if (tid == 0) mbar_arm(&ct.weights_full[s], uint32_t(kTile * 8 * sizeof(float)));
+  }
+}
+
 template <Mode M, bool kNorm>
 __global__ void __launch_bounds__(kThreads, 1)
     mhc_tma_kernel(const __grid_constant__ CUtensorMap map, MhcPreParams pp, DelayedArgs da) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   unsigned char* base = smem_raw + ((1024 - (smem_u32(smem_raw) & 1023)) & 1023);
   unsigned char* stages = base;
+  constexpr int kStages = ring_stages<M>();
+  constexpr bool kReadOnce = ring_collapse<M, kNorm>() || held_collapse<M>();  // the collapse reads the ring
   unsigned char* b_smem = base + kStages * kStageBytes;
-  Ctrl<kNorm>& ct = *reinterpret_cast<Ctrl<kNorm>*>(b_smem + kBBytes);
-  constexpr int kP = parts<kNorm>();
+  Ctrl<M, kNorm>& ct = *reinterpret_cast<Ctrl<M, kNorm>*>(b_smem + b_bytes<M>());
+  constexpr int kP = parts<M, kNorm>();
 
   namespace cg = cooperative_groups;
   cg::cluster_group cluster = cg::this_cluster();
   const int rank = int(cluster.block_rank());
   const int warp = threadIdx.x / 32;
+  // The barriers and the cluster barrier that publishes them touch no global memory: they run while
+  // the previous kernel finishes (programmatic dependent launch); fn and the residual after the wait.
+  pdl_trigger();
   if (threadIdx.x == 0) {
     asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&map)) : "memory");
     for (int s = 0; s < kStages; ++s) {
       mbar_init_count(&ct.full[s], 1);
-      mbar_init_count(&ct.empty[s], ring_collapse<M, kNorm>() ? 8 : 4);  // the consuming warps
+      mbar_init_count(&ct.empty[s], kReadOnce ? 8 : 4);  // the consuming warps
     }
     for (int s = 0; s < kRing; ++s) {
       mbar_init_count(&ct.partials_full[s], kOwned / 2);  // one arrival per token pair
@@ -533,7 +669,7 @@ __global__ void __launch_bounds__(kThreads, 1)
   const auto produce = [&](int it) {
     const int j = it / kSteps, v = it % kSteps, slot = it % kStages;
     const int t0 = int((cluster_id + int64_t(j) * clusters) * kTile);
-    if (!ring_collapse<M, kNorm>() && v == 0 && j >= kLoadLag)
+    if (!kReadOnce && v == 0 && j >= kLoadLag)
       mbar_wait<1000>(&ct.collapsed[(j - kLoadLag) % kRing], ((j - kLoadLag) / kRing) & 1);
     if (it >= kStages) mbar_wait<1000>(&ct.empty[slot], ((it / kStages) & 1) ^ 1);  // the ring starts empty
     mbar_arm(&ct.full[slot], kStageBytes);
@@ -541,12 +677,13 @@ __global__ void __launch_bounds__(kThreads, 1)
 #pragma unroll
     for (int i = 0; i < kN; ++i) tma_load_box(dst + i * kBoxBytes, &map, rank * kDs + v * kStageD, i, t0, bar, policy);
   };
+  cluster.sync();  // every CTA's barriers are initialised before anyone pushes
+  pdl_wait();
   // Thread 0 issues the first stages (the ring starts empty) while warps 1-11 stage fn.
   if (threadIdx.x == 0)
     for (int it = 0; it < early; ++it) produce(it);
-  if (warp > 0) stage_fn(pp, rank, b_smem, threadIdx.x - 32, kThreads - 32);
+  if (warp > 0) stage_fn<M>(pp, rank, b_smem, threadIdx.x - 32, kThreads - 32);
   __syncthreads();
-  cluster.sync();  // every CTA's barriers are initialised before anyone pushes
   // Registers by warpgroup (kOwnerRegs): the projection's stage (36 chain + 32 operand + 12 + 2 x 10
   // sum registers) spilled at 168 with the fused norm.
   if (warp < 4) {
@@ -559,11 +696,14 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
   } else if (warp < 8) {
     asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kProjectionRegs));
-    mma_loop<kNorm>(ct, stages, b_smem, rank, ntiles);
+    mma_loop<M, kNorm>(ct, stages, b_smem, rank, ntiles);
+  } else if constexpr (held_collapse<M>()) {
+    held_collapse_loop<M, kNorm>(pp, ct, stages, rank, cluster_id, clusters, ntiles);
   } else if constexpr (ring_collapse<M, kNorm>()) {
     ring_collapse_loop(pp, da, ct, stages, rank, cluster_id, clusters, ntiles);
   } else {
-    collapse_loop<kNorm>(pp, ct, rank, cluster_id, clusters, ntiles, pipeline_mhc::is_delayed(M) && da.pre_mix == nullptr);
+    collapse_loop<M, kNorm>(pp, ct, rank, cluster_id, clusters, ntiles,
+                            pipeline_mhc::is_delayed(M) && da.pre_mix == nullptr);
   }
   cluster.sync();  // no CTA leaves while its shared memory may still be written
 }
@@ -594,11 +734,11 @@ inline int make_residual_map(const MhcPreParams& pp, CUtensorMap& map) {
 template <Mode M, bool kNorm>
 int launch_variant(const MhcPreParams& pp, const DelayedArgs& da, cudaStream_t stream) {
   const auto kernel = mhc_tma_kernel<M, kNorm>;
-  constexpr size_t kSmem = smem_bytes<kNorm>();
+  constexpr size_t kSmem = smem_bytes<M, kNorm>();
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
   LaunchAttrs attr;
-  cudaLaunchConfig_t cfg = cluster_launch(unsigned(kC), unsigned(kThreads), unsigned(kC), kSmem, stream, attr);
+  cudaLaunchConfig_t cfg = launch_config(unsigned(kC), unsigned(kThreads), unsigned(kC), kSmem, stream, attr);
   static std::mutex mu;
   static std::map<int, int> resident_cache;  // per device: clusters resident at once (0: cannot launch)
   int resident = 0;
@@ -628,8 +768,10 @@ int launch_variant(const MhcPreParams& pp, const DelayedArgs& da, cudaStream_t s
 // Launches the TMA path; -1 when it does not apply (the caller then takes the pipeline kernel).
 template <Mode M>
 int launch(const MhcPreParams& pp, cudaStream_t stream, const DelayedArgs& da = {}) {
-  static_assert(M == Mode::kPre || M == Mode::kDelayed, "mhc_pre and mhc_pre_delayed on the streams");
-  if (pp.hc_mult != kN || pp.hidden != kHidden || pp.tokens < kMinTokens || pp.tokens > int64_t(1) << 31) return -1;
+  static_assert(M == Mode::kPre || M == Mode::kDelayed || M == Mode::kHead,
+                "mhc_pre, mhc_pre_delayed on the streams, hc_head");
+  const int64_t min_tokens = M == Mode::kHead ? kHeadMinTokens : kMinTokens;
+  if (pp.hc_mult != kN || pp.hidden != kHidden || pp.tokens < min_tokens || pp.tokens > int64_t(1) << 31) return -1;
   const bool norm = pp.norm_weight != nullptr;
   if (!aligned16(pp.residual) || !aligned16(pp.fn) || !aligned16(pp.layer_input) ||
       (norm && !aligned16(pp.norm_weight)) || (pipeline_mhc::is_delayed(M) && da.new_pre == nullptr))

@@ -162,7 +162,8 @@ def test_cuda_batch_invariant_across_kernels(norm):
     2093-token batch (a partial last tile, 33 tiles over the clusters, magnitudes spread over six
     decades) against single tokens, short spans (13 and 16 tokens: one tile) and a 1053-token span
     shifted off the 64-token tile grid, for mhc_pre and mhc_pre_delayed (carried weights, and the
-    identity entry without them)."""
+    identity entry without them), and for hc_head (its TMA kernel collapses each tile from the ring once
+    the weights arrive; the final norm's variant is covered by mhc_post_hc_head's compose test)."""
     n, d, t = 4, 4096, 2093
     case = Case((t,), n, d, norm=norm, repeat=7, rms_eps=1e-6 if norm else 1e-20)
     residual, pre = make(case, seed_of("mhc_pre-kernels", case), "cuda")
@@ -176,6 +177,9 @@ def test_cuda_batch_invariant_across_kernels(norm):
         "mhc_pre_delayed identity": lambda s: OPS.mhc_pre_delayed(residual[s], *delayed, None, None,
                                                                   pre.norm_weight, c.norm_eps),
     }
+    if not norm:
+        head = (pre.fn[:n].contiguous(), pre.hc_scale[:1].contiguous(), pre.hc_base[:n].contiguous())
+        calls["hc_head"] = lambda s: OPS.hc_head(residual[s], *head, c.rms_eps, c.pre_eps)
     spans = [(tok, tok + 1) for tok in (0, 63, 64, 1023, 1024, t - 1)] + [(5, 70), (960, 1023), (37, 1090),
                                                                        (t - 1040, t), (100, 116), (t - 13, t)]
     assert_spans_match(calls, spans)
