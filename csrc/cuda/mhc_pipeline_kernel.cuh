@@ -215,6 +215,38 @@ __device__ __forceinline__ void load_tile(const MhcFusedParams& p, int64_t tile,
   }
 }
 
+// mhc_post on one 16-byte chunk (8 d) of a token: new_j = bf16(post_j x + sum_i comb_ij r_i) in mhc_post's
+// FMA order (comb row-major: comb[kN i + j]). Per 32-bit word (2 d) each input is widened once and each
+// output pair packed by one cvt. The pipeline's fused ops and the TMA kernel's fused seam call it: the
+// stash's bits.
+__device__ __forceinline__ void post_chunk(const uint4& x, const uint4 (&r)[kN], const float* post, const float* comb,
+                                           uint4 (&out)[kN]) {
+  uint32_t o[kN][4];
+#pragma unroll
+  for (int w = 0; w < 4; ++w) {
+    float xv[2], rv[kN][2];
+#pragma unroll
+    for (int e = 0; e < 2; ++e) {
+      xv[e] = f32_of(x, 2 * w + e);
+#pragma unroll
+      for (int i = 0; i < kN; ++i) rv[i][e] = f32_of(r[i], 2 * w + e);
+    }
+#pragma unroll
+    for (int j = 0; j < kN; ++j) {
+      float acc[2];
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        acc[e] = __fmul_rn(post[j], xv[e]);
+#pragma unroll
+        for (int i = 0; i < kN; ++i) acc[e] = __fmaf_rn(comb[kN * i + j], rv[i][e], acc[e]);
+      }
+      o[j][w] = pack_bf16x2(acc[0], acc[1]);
+    }
+  }
+#pragma unroll
+  for (int j = 0; j < kN; ++j) out[j] = make_uint4(o[j][0], o[j][1], o[j][2], o[j][3]);
+}
+
 // The fused op's post half on a lane's chunk: new[j] = bf16(post[j] x + sum_i comb[i][j] r[i]),
 // stored as residual_out; the rounded values replace r (the pre half projects those). Per 32-bit word
 // (2 d) each input is widened once and each output pair packed by one cvt; the mixes come as float4
@@ -235,33 +267,9 @@ __device__ __forceinline__ void apply_post(const MhcFusedParams& p, int64_t tile
         const float4 c4 = __ldg(reinterpret_cast<const float4*>(p.post.comb_mix + (t * kN + i) * kN));
         comb[i][0] = c4.x, comb[i][1] = c4.y, comb[i][2] = c4.z, comb[i][3] = c4.w;
       }
-      uint32_t out[kN][4];
+      post_chunk(in.x[h], in.r[h], post, &comb[0][0], in.r[h]);
 #pragma unroll
-      for (int w = 0; w < 4; ++w) {
-        float xv[2], rv[kN][2];
-#pragma unroll
-        for (int e = 0; e < 2; ++e) {
-          xv[e] = f32_of(in.x[h], 2 * w + e);
-#pragma unroll
-          for (int i = 0; i < kN; ++i) rv[i][e] = f32_of(in.r[h][i], 2 * w + e);
-        }
-#pragma unroll
-        for (int j = 0; j < kN; ++j) {
-          float acc[2];
-#pragma unroll
-          for (int e = 0; e < 2; ++e) {
-            acc[e] = __fmul_rn(post[j], xv[e]);
-#pragma unroll
-            for (int i = 0; i < kN; ++i) acc[e] = __fmaf_rn(comb[i][j], rv[i][e], acc[e]);
-          }
-          out[j][w] = pack_bf16x2(acc[0], acc[1]);
-        }
-      }
-#pragma unroll
-      for (int j = 0; j < kN; ++j) {
-        in.r[h][j] = make_uint4(out[j][0], out[j][1], out[j][2], out[j][3]);
-        *reinterpret_cast<uint4*>(p.post.out + (t * kN + j) * hidden + d) = in.r[h][j];
-      }
+      for (int j = 0; j < kN; ++j) *reinterpret_cast<uint4*>(p.post.out + (t * kN + j) * hidden + d) = in.r[h][j];
     }
   }
 }

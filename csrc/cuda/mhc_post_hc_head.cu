@@ -1,20 +1,26 @@
-// mhc_post_hc_head (spec §4.6) with streams_out (the model's MTP stash), n = 4: the pipelined kernel
-// applies the post in registers, stores the stash and collapses from it (L2). At D = 4096 (fn staged as
-// bf16 parts) from kFusedComposeMinTokens on, mhc_post then hc_head's pipeline over the stored stash
-// (with the final RMSNorm) is 9-17 % faster (benchmarks/NOTES.md, session 2026-11-26 (12)), as for the
-// fused post+pre, and gives the same bits per token: the pipeline applies mhc_post's FMA order and
-// projects the rounded values, which are the stash's. At D = 7168 the composed pair measured slower
-// (hc_head's fp32-fn engine with the norm: 386 against 335 us at T = 4096). Otherwise (no stash, other
-// n or D) the general tile kernel (mhc_post_hc_head_kernel.cuh) for any n and D.
+// mhc_post_hc_head (spec §4.6) with streams_out (the model's MTP stash), n = 4, by T:
+//  - D = 4096 from tma_mhc::kFusedHeadMinTokens: the TMA kernel fuses the seam (the post applied to each
+//    stage in shared memory, the stash stored from there, hc_head's held collapse; mhc_tma_kernel.cuh).
+//    80-82 % of the 20·T·D floor with the norm at T >= 16384 against 57-59 % composed (NOTES, 13).
+//  - D = 4096 from kFusedComposeMinTokens: mhc_post, then hc_head's pipeline over the stored stash
+//    (with the final RMSNorm), 9-17 % faster than the fused pipeline (NOTES, session 12).
+//  - else the pipelined kernel: the post in registers, the stash stored, the collapse from it (L2). At
+//    D = 7168 the composed pair measured slower (hc_head's fp32-fn engine with the norm: 386 against
+//    335 us at T = 4096), so it keeps this.
+// Every path gives the same bits per token: mhc_post's FMA order, then hc_head's chains on the
+// rounded streams (the stash's values). Otherwise (no stash, other n or D) the general tile kernel
+// (mhc_post_hc_head_kernel.cuh) for any n and D.
 #include "cuda_ops.h"
 #include "mhc_pipeline_kernel.cuh"
 #include "mhc_post_hc_head_kernel.cuh"
 #include "mhc_post_kernel.cuh"
+#include "mhc_tma_kernel.cuh"
 
 namespace dsv4::cuda {
 
 int mhc_post_hc_head(const MhcPostHeadParams& p, void* stream) {
   const auto s = static_cast<cudaStream_t>(stream);
+  if (const int tma = tma_mhc::launch_fused_head(p, s); tma >= 0) return tma;
   if (p.post.out != nullptr && p.pre.tokens >= pipeline_mhc::kFusedComposeMinTokens &&
       pipeline_mhc::stages_bf16_parts(p.pre.hc_mult, p.pre.hidden)) {
     if (const int err = launch_mhc_post(p.post, s); err != 0) return err;

@@ -1,5 +1,5 @@
-// Prefill of mhc_pre, V4.1's mhc_pre_delayed (streams entry) and hc_head (with or without the final
-// norm, which mhc_post_hc_head's composed path passes) for hc_mult n = 4 and D = 4096 on sm_90a:
+// Prefill of mhc_pre, V4.1's mhc_pre_delayed (streams entry), hc_head (with or without the final norm)
+// and mhc_post_hc_head with streams_out (the fused seam) for hc_mult n = 4 and D = 4096 on sm_90a:
 // the residual streamed by TMA into a shared-memory ring and projected by wgmma, with the
 // pipeline kernel's arithmetic, so that a token gets the same bits here and there.
 //
@@ -40,7 +40,10 @@
 //    (the next tile's first loads issued before its weights are waited for); for mhc_pre_delayed
 //    without the norm, whose collapse waits for nothing, per stage from the ring (ring_collapse);
 //    for hc_head, whose fn parts take 32 KB instead of 144, from the ring as well: its 11 slots hold
-//    the tile until its weights arrive (held_collapse), so the residual is read from HBM once.
+//    the tile until its weights arrive (held_collapse), so the residual is read from HBM once;
+//  - warps 12-15, the fused seam only: x comes beside each stage (a ring of its own), and the post
+//    (mhc_post's arithmetic) replaces the stage's streams in the ring before the projection and the
+//    collapse read them (held collapse, 10 slots); the new streams are stored as the stash.
 // Rings of kRing slots carry partials and weights; a CTA pushes tile j's partials only after its
 // own collapse of tile j - kRing, which needed every owner's weights of that tile, i.e. every owner
 // had consumed that slot. Tile j is loaded only after this CTA collapsed tile j - kLoadLag (not for
@@ -83,16 +86,30 @@ constexpr int kRing = 3;                   // partial / weight ring slots
 constexpr int kLoadLag = 2;                // tile j loads after this CTA collapsed tile j - kLoadLag
 constexpr int kOwned = kTile / kC;         // tokens of a tile each CTA owns
 constexpr int kOwnerWarps = 3;
-constexpr int kThreads = 384;              // producer + owners, the wgmma warpgroup, the collapse warpgroup
+// Threads: producer + owners, the wgmma warpgroup, the collapse warpgroup, and for the fused seam
+// (mhc_post_hc_head) a fourth that applies the post.
+template <Mode M>
+constexpr int threads() {
+  return pipeline_mhc::has_post(M) ? 512 : 384;
+}
 // Registers per thread by warpgroup (setmaxnreg): the CTA keeps the launch's 168 a thread (ptxas's
 // cap at 384 threads, one CTA per SM); the producer and owners give theirs to the projection, the
-// collapse keeps 168. An increase that the CTA's registers cannot cover never returns (a kernel
-// asking for 88 + 256 + 168 hung): the sum must stay within the launch's allocation.
-constexpr int kLaunchRegs = 168;
-constexpr int kOwnerRegs = 104;
-constexpr int kProjectionRegs = 232;
-constexpr int kCollapseRegs = kLaunchRegs;
-static_assert(kOwnerRegs + kProjectionRegs + kCollapseRegs <= kThreads / 128 * kLaunchRegs,
+// collapse keeps 168. With the post warpgroup the launch has 128 a thread, and the owners give 16 to
+// the post. An increase that the CTA's registers cannot cover never returns (a kernel asking for 88 +
+// 256 + 168 hung): the sum must stay within the launch's allocation.
+struct Regs {
+  int launch, owner, projection, collapse, post;
+};
+template <Mode M>
+constexpr Regs regs() {
+  return pipeline_mhc::has_post(M) ? Regs{128, 112, 128, 128, 144} : Regs{168, 104, 232, 168, 0};
+}
+template <Mode M>
+constexpr bool regs_fit() {
+  return regs<M>().owner + regs<M>().projection + regs<M>().collapse + regs<M>().post <=
+         threads<M>() / 128 * regs<M>().launch;
+}
+static_assert(regs_fit<Mode::kPre>() && regs_fit<Mode::kFusedHead>(),
               "setmaxnreg moves registers within the CTA's launch allocation");
 constexpr int kGram = pipeline_mhc::kGram;
 // Projections: 24 (mhc_pre, mhc_pre_delayed) or hc_head's 4.
@@ -132,8 +149,15 @@ constexpr bool held_collapse() {
   return pipeline_mhc::is_head(M);
 }
 template <Mode M>
-constexpr int ring_stages() {  // TMA ring slots
-  return held_collapse<M>() ? 11 : 3;
+constexpr int ring_stages() {  // TMA ring slots (the fused seam's x slots take one)
+  return held_collapse<M>() ? (pipeline_mhc::has_post(M) ? 10 : 11) : 3;
+}
+// The fused seam's x (the layer output [T, D]): one box of 64 tokens x 32 d a stage, in a ring of its
+// own; the post warpgroup consumes it as soon as it lands.
+constexpr int kXSlots = 4;
+template <Mode M>
+constexpr int x_bytes() {
+  return pipeline_mhc::has_post(M) ? kXSlots * kBoxBytes : 0;
 }
 // Shortest batch this kernel takes; shorter ones run on the pipeline kernel (same bits). Measured on
 // the H100 (benchmarks/NOTES.md, session 2026-11-26 (2)).
@@ -141,6 +165,8 @@ constexpr int64_t kMinTokens = 1024;
 // hc_head (with or without the final norm): the pipeline measured faster up to 2048 tokens (44.6
 // against 45.6 us there), this kernel from 4096 (79.8 -> 72-74 us).
 constexpr int64_t kHeadMinTokens = 2560;
+// mhc_post_hc_head with streams_out: this kernel with the post applied in the ring from here on.
+constexpr int64_t kFusedHeadMinTokens = 2560;
 
 // mhc_pre_delayed without the fused norm: the collapse needs nothing this op computes (the carried
 // pre_mix weights it), so it reads each stage from the ring beside the projection, and the residual
@@ -164,6 +190,9 @@ constexpr int parts_stride() {  // even: the pushes are 8-byte pairs
 template <Mode M, bool kNorm>
 struct alignas(16) Ctrl {
   uint64_t full[ring_stages<M>()], empty[ring_stages<M>()];
+  // The fused seam: the post applied to a stage (the projection and the collapse wait for it); an x
+  // slot free again.
+  uint64_t posted[pipeline_mhc::has_post(M) ? ring_stages<M>() : 1], x_empty[kXSlots];
   uint64_t partials_full[kRing], weights_full[kRing], collapsed[kRing];
   alignas(16) float weights[kRing][kTile][8];  // pre[4], the RMSNorm scale, padding
   alignas(16) float partials[kRing][kOwned][kC][parts_stride<M, kNorm>()];
@@ -172,10 +201,11 @@ struct alignas(16) Ctrl {
 
 template <Mode M, bool kNorm>
 constexpr size_t smem_bytes() {
-  return 1024 + size_t(ring_stages<M>()) * kStageBytes + b_bytes<M>() + sizeof(Ctrl<M, kNorm>);
+  return 1024 + size_t(ring_stages<M>()) * kStageBytes + x_bytes<M>() + b_bytes<M>() + sizeof(Ctrl<M, kNorm>);
 }
 static_assert(smem_bytes<Mode::kPre, true>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
 static_assert(smem_bytes<Mode::kHead, true>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
+static_assert(smem_bytes<Mode::kFusedHead, true>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
 
 // One stream's box of a stage: residual[t0 .. t0 + 63][stream][d0 .. d0 + 31], kept in L2 (policy).
 __device__ __forceinline__ void tma_load_box(uint32_t dst, const CUtensorMap* map, int d0, int stream, int t0,
@@ -184,6 +214,16 @@ __device__ __forceinline__ void tma_load_box(uint32_t dst, const CUtensorMap* ma
       "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1, {%2, %3, "
       "%4}], [%5], %6;" ::"r"(dst),
       "l"(reinterpret_cast<uint64_t>(map)), "r"(d0), "r"(stream), "r"(t0), "r"(bar), "l"(policy)
+      : "memory");
+}
+
+// One box of x [T, D]: x[t0 .. t0 + 63][d0 .. d0 + 31].
+__device__ __forceinline__ void tma_load_box_2d(uint32_t dst, const CUtensorMap* map, int d0, int t0, uint32_t bar,
+                                                uint64_t policy) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1, {%2, "
+      "%3}], [%4], %5;" ::"r"(dst),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(d0), "r"(t0), "r"(bar), "l"(policy)
       : "memory");
 }
 
@@ -255,7 +295,8 @@ __device__ __forceinline__ void stage_fn(const MhcPreParams& pp, int rank, unsig
         alignas(16) bf16 parts[3][8];
 #pragma unroll
         for (int e2 = 0; e2 < 8; ++e2)
-          pipeline_mhc::split3_bf16(f[8 * (e2 / 2) + 4 * u + 2 * kh + e2 % 2], parts[0][e2], parts[1][e2], parts[2][e2]);
+          pipeline_mhc::split3_bf16(f[8 * (e2 / 2) + 4 * u + 2 * kh + e2 % 2], parts[0][e2], parts[1][e2],
+                                    parts[2][e2]);
         unsigned char* block = b_smem + b_block(st, i, u) * kBBlock + kh * 128;
         const auto row = [&](int col) { return reinterpret_cast<uint4*>(block + (col / 8) * 256 + (col % 8) * 16); };
 #pragma unroll
@@ -326,7 +367,7 @@ __device__ __forceinline__ void mma_loop(Ctrl<M, kNorm>& ct, const unsigned char
     float acc[kAcc], sq[2][kSq];  // mma.sync's C layout of rows 8 jj .. 8 jj + 7
     for (int v = 0; v < kSteps; ++v) {
       const int it = j * kSteps + v, slot = it % kStages;
-      mbar_wait(&ct.full[slot], (it / kStages) & 1);
+      mbar_wait(pipeline_mhc::has_post(M) ? &ct.posted[slot] : &ct.full[slot], (it / kStages) & 1);
       uint4 r[2][kN];
       load_lane_words(stages_u32 + slot * kStageBytes, 16 * wi, lane, r);
       float chain[cols<M>() / 2];
@@ -592,7 +633,8 @@ __device__ __forceinline__ void held_collapse_loop(const MhcPreParams& pp, Ctrl<
       const int it = j * kSteps + v, slot = it % kStages;
       float wv[8];
       if constexpr (kNorm) load_bf16x8(pp.norm_weight + d0 + v * kStageD, wv);
-      mbar_wait(&ct.full[slot], (it / kStages) & 1);  // complete since the projection used it
+      // Complete since the projection used it (and, for the fused seam, its new streams written).
+      mbar_wait(pipeline_mhc::has_post(M) ? &ct.posted[slot] : &ct.full[slot], (it / kStages) & 1);
       uint4 r[2][kN];
 #pragma unroll
       for (int h = 0; h < 2; ++h) load_row_chunk(stages_u32 + slot * kStageBytes, tid / 4 + 32 * h, c, r[h]);
@@ -620,15 +662,95 @@ __device__ __forceinline__ void held_collapse_loop(const MhcPreParams& pp, Ctrl<
   }
 }
 
+// The fused seam's post (mhc_post_hc_head): per stage, 2 of its 64 tokens x 4 chunks of 8 d a thread,
+// new_j = bf16(post_j x + sum_i comb_ij r_i) in mhc_post's FMA order (pipeline_mhc::post_chunk), written
+// over the residual in the ring (the projection and the collapse read the new streams: the stash's
+// bits) and stored as the stash. A tile's mixes are loaded during the tile before.
 template <Mode M, bool kNorm>
-__global__ void __launch_bounds__(kThreads, 1)
-    mhc_tma_kernel(const __grid_constant__ CUtensorMap map, MhcPreParams pp, DelayedArgs da) {
+__device__ __forceinline__ void post_loop(const MhcPostParams& post, Ctrl<M, kNorm>& ct, unsigned char* stages,
+                                          const unsigned char* xs, int rank, int64_t first_tile, int64_t tile_step,
+                                          int ntiles) {
+  constexpr int kStages = ring_stages<M>(), kMix = kN + kN * kN;  // post_j, then comb_ij at kN + kN i + j
+  const int tid = threadIdx.x % 128, lane = tid % 32, c = tid % 4;
+  const uint32_t stages_u32 = smem_u32(stages), xs_u32 = smem_u32(xs);
+  const int64_t d0 = int64_t(rank) * kDs + 8 * c;  // the thread's d in a stage: d0 + v * kStageD
+  const auto token = [&](int j, int h) { return (first_tile + j * tile_step) * kTile + tid / 4 + 32 * h; };
+  const auto load_mix = [&](int j, float (&mix)[2][kMix]) {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const int64_t t = token(j, h);
+      const bool live = j < ntiles && t < post.tokens;
+#pragma unroll
+      for (int q = 0; q < kMix / 4; ++q) {
+        const float4 m = live ? __ldg(reinterpret_cast<const float4*>(q == 0 ? post.post_mix + t * kN
+                                                                             : post.comb_mix + (t * kN + q - 1) * kN))
+                              : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        mix[h][4 * q] = m.x, mix[h][4 * q + 1] = m.y, mix[h][4 * q + 2] = m.z, mix[h][4 * q + 3] = m.w;
+      }
+    }
+  };
+  float mix[2][kMix], next[2][kMix];
+  load_mix(0, mix);
+  for (int j = 0; j < ntiles; ++j) {
+    load_mix(j + 1, next);
+    for (int v = 0; v < kSteps; ++v) {
+      const int it = j * kSteps + v, slot = it % kStages, xslot = it % kXSlots;
+      mbar_wait(&ct.full[slot], (it / kStages) & 1);
+      uint4 r[2][kN], xw[2];
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int m = tid / 4 + 32 * h;
+        load_row_chunk(stages_u32 + slot * kStageBytes, m, c, r[h]);
+        const uint32_t xa = xs_u32 + xslot * kBoxBytes + m * 64 + ((c ^ ((m >> 1) & 3)) * 16);
+        asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(xw[h].x), "=r"(xw[h].y), "=r"(xw[h].z), "=r"(xw[h].w)
+                     : "r"(xa));
+      }
+      __syncwarp();
+      if (lane == 0) mbar_arrive(&ct.x_empty[xslot]);
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int m = tid / 4 + 32 * h;
+        uint4 out[kN];
+        pipeline_mhc::post_chunk(xw[h], r[h], &mix[h][0], &mix[h][kN], out);
+        const uint32_t row = stages_u32 + slot * kStageBytes + m * 64 + ((c ^ ((m >> 1) & 3)) * 16);
+        const int64_t t = token(j, h);
+#pragma unroll
+        for (int i = 0; i < kN; ++i) {
+          asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};" ::"r"(row + i * kBoxBytes), "r"(out[i].x),
+                       "r"(out[i].y), "r"(out[i].z), "r"(out[i].w)
+                       : "memory");
+          if (t < post.tokens) *reinterpret_cast<uint4*>(post.out + (t * kN + i) * kHidden + d0 + v * kStageD) = out[i];
+        }
+      }
+      // The slot's next bytes come by TMA (the async proxy) once both readers are done: order these
+      // generic writes before them.
+      asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
+      // Every thread releases its own stores to both readers (one lane's arrive after __syncwarp was
+      // reported as a RAW hazard by racecheck: the ordering of the other lanes' stores was implicit).
+      mbar_arrive(&ct.posted[slot]);
+    }
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+#pragma unroll
+      for (int q = 0; q < kMix; ++q) mix[h][q] = next[h][q];
+  }
+}
+
+template <Mode M, bool kNorm>
+__global__ void __launch_bounds__(threads<M>(), 1)
+    mhc_tma_kernel(const __grid_constant__ CUtensorMap map, const __grid_constant__ CUtensorMap xmap, MhcPreParams pp,
+                   DelayedArgs da, MhcPostParams post) {
   extern __shared__ __align__(16) unsigned char smem_raw[];
   unsigned char* base = smem_raw + ((1024 - (smem_u32(smem_raw) & 1023)) & 1023);
   unsigned char* stages = base;
   constexpr int kStages = ring_stages<M>();
   constexpr bool kReadOnce = ring_collapse<M, kNorm>() || held_collapse<M>();  // the collapse reads the ring
-  unsigned char* b_smem = base + kStages * kStageBytes;
+  constexpr bool kPost = pipeline_mhc::has_post(M);
+  constexpr int kThreads = threads<M>();
+  constexpr Regs kRegs = regs<M>();
+  unsigned char* xs = base + kStages * kStageBytes;
+  unsigned char* b_smem = xs + x_bytes<M>();
   Ctrl<M, kNorm>& ct = *reinterpret_cast<Ctrl<M, kNorm>*>(b_smem + b_bytes<M>());
   constexpr int kP = parts<M, kNorm>();
 
@@ -641,10 +763,13 @@ __global__ void __launch_bounds__(kThreads, 1)
   pdl_trigger();
   if (threadIdx.x == 0) {
     asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&map)) : "memory");
+    if (kPost) asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&xmap)) : "memory");
     for (int s = 0; s < kStages; ++s) {
       mbar_init_count(&ct.full[s], 1);
       mbar_init_count(&ct.empty[s], kReadOnce ? 8 : 4);  // the consuming warps
+      if (kPost) mbar_init_count(&ct.posted[s], 128);  // every post thread
     }
+    for (int s = 0; s < kXSlots; ++s) mbar_init_count(&ct.x_empty[s], 4);
     for (int s = 0; s < kRing; ++s) {
       mbar_init_count(&ct.partials_full[s], kOwned / 2);  // one arrival per token pair
       mbar_init_count(&ct.weights_full[s], 1);
@@ -652,7 +777,8 @@ __global__ void __launch_bounds__(kThreads, 1)
     }
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     for (int s = 0; s < kRing; ++s) {
-      for (int pair = 0; pair < kOwned / 2; ++pair) mbar_arm(&ct.partials_full[s], uint32_t(2 * kC * kP * sizeof(float)));
+      for (int pair = 0; pair < kOwned / 2; ++pair)
+        mbar_arm(&ct.partials_full[s], uint32_t(2 * kC * kP * sizeof(float)));
       mbar_arm(&ct.weights_full[s], uint32_t(kTile * 8 * sizeof(float)));
     }
   }
@@ -660,7 +786,10 @@ __global__ void __launch_bounds__(kThreads, 1)
   const int64_t cluster_id = blockIdx.x / kC, clusters = gridDim.x / kC;
   const int ntiles = cluster_id < tiles ? int((tiles - cluster_id + clusters - 1) / clusters) : 0;
   // Producer: stage `it` of this cluster's tiles into ring slot it % kStages.
-  const int stages_total = ntiles * kSteps, early = stages_total < kStages ? stages_total : kStages;
+  // Issued before fn's staging (the ring starts empty), at most what needs no consumer yet: an x slot
+  // is freed only by the post warpgroup, which starts after the staging.
+  constexpr int kEarly = kPost ? kXSlots : kStages;
+  const int stages_total = ntiles * kSteps, early = stages_total < kEarly ? stages_total : kEarly;
   // The residual stays in L2 until the collapse re-reads it (evict-first there). The ring collapse
   // reads it once, but with evict-first the 256-byte promotion's second half was gone before the
   // next stage's box used it: 1.43x the residual's bytes came from HBM (benchmarks/NOTES.md).
@@ -672,10 +801,13 @@ __global__ void __launch_bounds__(kThreads, 1)
     if (!kReadOnce && v == 0 && j >= kLoadLag)
       mbar_wait<1000>(&ct.collapsed[(j - kLoadLag) % kRing], ((j - kLoadLag) / kRing) & 1);
     if (it >= kStages) mbar_wait<1000>(&ct.empty[slot], ((it / kStages) & 1) ^ 1);  // the ring starts empty
-    mbar_arm(&ct.full[slot], kStageBytes);
+    if (kPost && it >= kXSlots) mbar_wait<1000>(&ct.x_empty[it % kXSlots], ((it / kXSlots) & 1) ^ 1);
+    mbar_arm(&ct.full[slot], kStageBytes + (kPost ? kBoxBytes : 0));
     const uint32_t bar = smem_u32(&ct.full[slot]), dst = smem_u32(stages) + slot * kStageBytes;
 #pragma unroll
     for (int i = 0; i < kN; ++i) tma_load_box(dst + i * kBoxBytes, &map, rank * kDs + v * kStageD, i, t0, bar, policy);
+    if (kPost) tma_load_box_2d(smem_u32(xs) + (it % kXSlots) * kBoxBytes, &xmap, rank * kDs + v * kStageD, t0, bar,
+                               policy);
   };
   cluster.sync();  // every CTA's barriers are initialised before anyone pushes
   pdl_wait();
@@ -684,10 +816,10 @@ __global__ void __launch_bounds__(kThreads, 1)
     for (int it = 0; it < early; ++it) produce(it);
   if (warp > 0) stage_fn<M>(pp, rank, b_smem, threadIdx.x - 32, kThreads - 32);
   __syncthreads();
-  // Registers by warpgroup (kOwnerRegs): the projection's stage (36 chain + 32 operand + 12 + 2 x 10
+  // Registers by warpgroup (regs()): the projection's stage (36 chain + 32 operand + 12 + 2 x 10
   // sum registers) spilled at 168 with the fused norm.
   if (warp < 4) {
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kOwnerRegs));
+    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegs.owner));
     if (warp == 0) {
       if (threadIdx.x == 0)
         for (int it = early; it < stages_total; ++it) produce(it);
@@ -695,8 +827,14 @@ __global__ void __launch_bounds__(kThreads, 1)
       owner_loop<M, kNorm>(pp, da, ct, rank, warp - 1, cluster_id, clusters, ntiles);
     }
   } else if (warp < 8) {
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kProjectionRegs));
+    if constexpr (kRegs.projection > kRegs.launch)
+      asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegs.projection));
     mma_loop<M, kNorm>(ct, stages, b_smem, rank, ntiles);
+  } else if (kPost && warp >= 12) {
+    if constexpr (kPost) {
+      asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegs.post));
+      post_loop<M, kNorm>(post, ct, stages, xs, rank, cluster_id, clusters, ntiles);
+    }
   } else if constexpr (held_collapse<M>()) {
     held_collapse_loop<M, kNorm>(pp, ct, stages, rank, cluster_id, clusters, ntiles);
   } else if constexpr (ring_collapse<M, kNorm>()) {
@@ -708,8 +846,9 @@ __global__ void __launch_bounds__(kThreads, 1)
   cluster.sync();  // no CTA leaves while its shared memory may still be written
 }
 
-// The residual [T, 4, D] as a 3-D tensor map (d, stream, token), boxes of 32 d x 1 x 64 tokens.
-inline int make_residual_map(const MhcPreParams& pp, CUtensorMap& map) {
+// A bf16 tensor map with 64-byte-swizzled boxes of 32 d x 64 tokens: streams [T, 4, D] as 3-D (d,
+// stream, token; boxes of 32 x 1 x 64), or x [T, D] as 2-D (d, token).
+inline int make_map(const bf16* base, int64_t tokens, bool streams, CUtensorMap& map) {
   static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
     void* fn = nullptr;
     cudaDriverEntryPointQueryResult q{};
@@ -721,24 +860,28 @@ inline int make_residual_map(const MhcPreParams& pp, CUtensorMap& map) {
     return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
   }();
   if (encode == nullptr) return -1;
-  const cuuint64_t dims[3] = {cuuint64_t(kHidden), cuuint64_t(kN), cuuint64_t(pp.tokens)};
-  const cuuint64_t strides[2] = {cuuint64_t(kHidden) * 2, cuuint64_t(kN) * kHidden * 2};
-  const cuuint32_t box[3] = {cuuint32_t(kStageD), 1, cuuint32_t(kTile)};
+  const cuuint64_t dims3[3] = {cuuint64_t(kHidden), cuuint64_t(kN), cuuint64_t(tokens)};
+  const cuuint64_t strides3[2] = {cuuint64_t(kHidden) * 2, cuuint64_t(kN) * kHidden * 2};
+  const cuuint32_t box3[3] = {cuuint32_t(kStageD), 1, cuuint32_t(kTile)};
+  const cuuint64_t dims2[2] = {cuuint64_t(kHidden), cuuint64_t(tokens)};
+  const cuuint64_t strides2[1] = {cuuint64_t(kHidden) * 2};
+  const cuuint32_t box2[2] = {cuuint32_t(kStageD), cuuint32_t(kTile)};
   const cuuint32_t elem[3] = {1, 1, 1};
-  const CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, const_cast<bf16*>(pp.residual), dims, strides,
-                            box, elem, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_64B,
+  const CUresult r = encode(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, streams ? 3 : 2, const_cast<bf16*>(base),
+                            streams ? dims3 : dims2, streams ? strides3 : strides2, streams ? box3 : box2, elem,
+                            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_64B,
                             CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   return r == CUDA_SUCCESS ? 0 : -1;
 }
 
 template <Mode M, bool kNorm>
-int launch_variant(const MhcPreParams& pp, const DelayedArgs& da, cudaStream_t stream) {
+int launch_variant(const MhcPreParams& pp, const DelayedArgs& da, const MhcPostParams& post, cudaStream_t stream) {
   const auto kernel = mhc_tma_kernel<M, kNorm>;
   constexpr size_t kSmem = smem_bytes<M, kNorm>();
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
   LaunchAttrs attr;
-  cudaLaunchConfig_t cfg = launch_config(unsigned(kC), unsigned(kThreads), unsigned(kC), kSmem, stream, attr);
+  cudaLaunchConfig_t cfg = launch_config(unsigned(kC), unsigned(threads<M>()), unsigned(kC), kSmem, stream, attr);
   static std::mutex mu;
   static std::map<int, int> resident_cache;  // per device: clusters resident at once (0: cannot launch)
   int resident = 0;
@@ -758,11 +901,13 @@ int launch_variant(const MhcPreParams& pp, const DelayedArgs& da, cudaStream_t s
     }
   }
   if (resident == 0) return -1;
-  CUtensorMap map;
-  if (make_residual_map(pp, map) != 0) return -1;
+  constexpr bool kPost = pipeline_mhc::has_post(M);
+  CUtensorMap map, xmap{};
+  if (make_map(kPost ? post.residual : pp.residual, pp.tokens, true, map) != 0) return -1;
+  if (kPost && make_map(post.x, pp.tokens, false, xmap) != 0) return -1;
   const int64_t tiles = (pp.tokens + kTile - 1) / kTile;
   cfg.gridDim = dim3(unsigned((tiles < resident ? tiles : resident) * kC));
-  return int(cudaLaunchKernelEx(&cfg, kernel, map, pp, da));
+  return int(cudaLaunchKernelEx(&cfg, kernel, map, xmap, pp, da, post));
 }
 
 // Launches the TMA path; -1 when it does not apply (the caller then takes the pipeline kernel).
@@ -776,7 +921,25 @@ int launch(const MhcPreParams& pp, cudaStream_t stream, const DelayedArgs& da = 
   if (!aligned16(pp.residual) || !aligned16(pp.fn) || !aligned16(pp.layer_input) ||
       (norm && !aligned16(pp.norm_weight)) || (pipeline_mhc::is_delayed(M) && da.new_pre == nullptr))
     return -1;
-  return norm ? launch_variant<M, true>(pp, da, stream) : launch_variant<M, false>(pp, da, stream);
+  return norm ? launch_variant<M, true>(pp, da, {}, stream) : launch_variant<M, false>(pp, da, {}, stream);
+}
+
+// mhc_post_hc_head with streams_out (the fused seam): the post applied to each stage in the ring, the
+// stash stored from there, hc_head's projection and held collapse on the new streams. -1 when it does
+// not apply.
+inline int launch_fused_head(const MhcFusedParams& p, cudaStream_t stream) {
+  const MhcPreParams& pp = p.pre;
+  const MhcPostParams& post = p.post;
+  if (pp.hc_mult != kN || pp.hidden != kHidden || pp.tokens < kFusedHeadMinTokens || pp.tokens > int64_t(1) << 31 ||
+      post.out == nullptr)
+    return -1;
+  const bool norm = pp.norm_weight != nullptr;
+  if (!aligned16(post.x) || !aligned16(post.residual) || !aligned16(post.out) || !aligned16(post.post_mix) ||
+      !aligned16(post.comb_mix) || !aligned16(pp.fn) || !aligned16(pp.layer_input) ||
+      (norm && !aligned16(pp.norm_weight)))
+    return -1;
+  constexpr Mode M = Mode::kFusedHead;
+  return norm ? launch_variant<M, true>(pp, {}, post, stream) : launch_variant<M, false>(pp, {}, post, stream);
 }
 
 }  // namespace tma_mhc

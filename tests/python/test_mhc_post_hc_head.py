@@ -14,8 +14,8 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 from conftest import FP32_EPS, assert_bf16_close, bf16_ulp
 from dsv4ext import reference as ref
 from mhc_cases import (FAKE_DEVICES, OPS, Case, PostInputs, PreInputs, assert_batch_invariant,
-                       assert_graph_replay_matches_eager, assert_same, check_collapse, collapse_error, nbytes, run_poisoned,
-                       seed_of)
+                       assert_graph_replay_matches_eager, assert_same, assert_spans_match, check_collapse,
+                       collapse_error, nbytes, run_poisoned, seed_of)
 
 OP = OPS.mhc_post_hc_head
 NORM_EPS = 1e-5  # distinct from rms_eps so that a swap shows
@@ -219,7 +219,8 @@ def test_compile_fullgraph(device):
 
 GPU_CASES = [Case((1,), 4, 7168, norm=True), Case((16,), 4, 4096, norm=True), Case((17,), 4, 4096),
              Case((1024,), 4, 7168, norm=True), Case((33,), 4, 513, norm=True), Case((1024,), 8, 513, rms_eps=1e-20),
-             Case((65,), 2, 4097, norm=True), Case((1100,), 4, 4096, norm=True), Case((1030,), 4, 4096)]
+             Case((65,), 2, 4097, norm=True), Case((1100,), 4, 4096, norm=True), Case((1030,), 4, 4096),
+             Case((2600,), 4, 4096, norm=True), Case((4099,), 4, 4096)]
 
 
 @pytest.mark.gpu
@@ -241,7 +242,36 @@ def test_cuda_agrees_with_cpu(case):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("tokens", [1, 16, 17, 33, 1024])
+@pytest.mark.parametrize("norm", [True, False], ids=["norm", "nonorm"])
+def test_cuda_batch_invariant_across_kernels(norm):
+    """§3.11 where the CUDA seam with streams_out (n = 4, D = 4096) changes kernels with T: below 128
+    tokens the pipelined kernel (the post in registers), from 128 mhc_post then hc_head's kernel over the
+    stash, from 2560 the TMA kernel that applies the post to each stage in shared memory and holds the tile
+    until its weights arrive. A 2700-token batch (a partial last tile, magnitudes over six decades)
+    against single tokens and spans on each path (a 2600-token one off the 64-token tile grid): the
+    output and the stash bitwise."""
+    n, d, t = 4, 4096, 2700
+    torch.manual_seed(seed_of("mhc_post_hc_head-kernels", norm))
+    scale = torch.logspace(-3, 3, t, device="cuda").view(t, 1, 1)[torch.randperm(t, device="cuda")]
+    x = torch.randn(t, d, device="cuda").to(torch.bfloat16)
+    residual = (torch.randn(t, n, d, device="cuda") * scale).to(torch.bfloat16)
+    post, comb = torch.rand(t, n, 1, device="cuda") * 2, torch.rand(t, n, n, device="cuda")
+    head = PreInputs.make(Case((t,), n, d), rows=n, scales=1).to("cuda")
+    w = torch.randn(d, device="cuda").to(torch.bfloat16) if norm else None
+
+    def call(s):
+        stash = torch.full_like(residual[s], float("nan"))
+        out = OP(x[s], residual[s], post[s], comb[s], head.fn, head.hc_scale, head.hc_base, 1e-6, 1e-6, w, NORM_EPS,
+                 streams_out=stash)
+        return out, stash
+
+    spans = [(tok, tok + 1) for tok in (0, 63, 64, 2559, 2560, t - 1)] + [(5, 70), (100, 228), (37, 2000),
+                                                                         (50, 2650), (t - 2600, t), (t - 13, t)]
+    assert_spans_match({"mhc_post_hc_head": call}, spans)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("tokens", [1, 16, 17, 33, 1024, 2600])
 @pytest.mark.parametrize("n,d", [(4, 4096), (3, 513)])
 def test_cuda_graph_replay(tokens, n, d):
     case = Case((tokens,), n, d, norm=True)
