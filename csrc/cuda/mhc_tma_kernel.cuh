@@ -29,10 +29,11 @@
 // = fn to 2^-27, so the bf16 products are exact in fp32). Tiles are 64 tokens (the wgmma M); a tile
 // is 8 stages of 64 tokens x 32 d x 4 streams (16 KB, one 3-D TMA box per stream, 64-byte swizzle).
 // Warp roles:
-//  - warp 0: TMA producer over a ring of ring_stages() stages (lane 0; warps 1-11 stage fn meanwhile);
+//  - warp 0: TMA producer over a ring of ring_stages() stages (lane 0; the other warps stage fn
+//    meanwhile);
 //  - warps 4-7 (a warpgroup, 16 tokens a warp): per stage the lane words from the box, 8 wgmma
-//    m64n72k16 (hc_head: m64n16k16), and while they run the squares (or the 4x4 Gram matrix for the fused RMSNorm) on
-//    CUDA cores; per tile each token's CTA partial goes to its owner CTA (token % 16) by st.async;
+//    m64n72k16 (hc_head: m64n16k16), and while they run the squares (or the 4x4 Gram matrix for the
+//    fused RMSNorm) on CUDA cores; per tile each token's CTA partial goes to its owner CTA (token % 16) by st.async;
 //  - warps 1-3: owners; the two token pairs of a tile (16 lanes a token) go round them: the 16
 //    partials of a token summed in rank order, the pre weights and the norm scale pushed to every
 //    CTA first, then the sigmoids and the 16-lane Sinkhorn of comb (the pipeline's owner_mixes);
@@ -608,8 +609,8 @@ __device__ __forceinline__ void ring_collapse_loop(const MhcPreParams& pp, const
 // hc_head's collapse (held_collapse()): tile j's stages stay in the ring until its weights arrive,
 // then per stage 2 of its 64 tokens x 4 chunks of 8 d a thread are weighted (the pipeline's bits:
 // ring_collapse8, then the final norm's rounding and scales as collapse8<true>) and the slot frees
-// (both warpgroups arrived). The ring holds 11 stages: a tile's 8 while its weights are summed,
-// 3 of the next tile meanwhile.
+// (both warpgroups arrived). The ring holds 11 stages (10 beside the fused seam's x ring): a tile's 8
+// while its weights are summed, the next tile's first ones meanwhile.
 template <Mode M, bool kNorm>
 __device__ __forceinline__ void held_collapse_loop(const MhcPreParams& pp, Ctrl<M, kNorm>& ct,
                                                    const unsigned char* stages, int rank, int64_t first_tile,
@@ -811,7 +812,7 @@ __global__ void __launch_bounds__(threads<M>(), 1)
   };
   cluster.sync();  // every CTA's barriers are initialised before anyone pushes
   pdl_wait();
-  // Thread 0 issues the first stages (the ring starts empty) while warps 1-11 stage fn.
+  // Thread 0 issues the first stages (the ring starts empty) while the other warps stage fn.
   if (threadIdx.x == 0)
     for (int it = 0; it < early; ++it) produce(it);
   if (warp > 0) stage_fn<M>(pp, rank, b_smem, threadIdx.x - 32, kThreads - 32);
