@@ -196,7 +196,10 @@ INSTANTIATE_TEST_SUITE_P(Shapes, CudaMhc,
                                            MhcCase{4, 4096, 300, false}, MhcCase{4, 7168, 150, true},
                                            // mhc_pre / mhc_pre_delayed from 1024 tokens at D = 4096:
                                            // the TMA kernel (a partial last 64-token tile)
-                                           MhcCase{4, 4096, 1100, true}, MhcCase{4, 4096, 1030, false}),
+                                           MhcCase{4, 4096, 1100, true}, MhcCase{4, 4096, 1030, false},
+                                           // hc_head and mhc_post_hc_head (stash) from 2560 tokens: the
+                                           // TMA kernel's held collapse and fused seam
+                                           MhcCase{4, 4096, 2600, true}, MhcCase{4, 4096, 2600, false}),
                          [](const ::testing::TestParamInfo<MhcCase>& info) {
                            const MhcCase& c = info.param;
                            return "n" + std::to_string(c.n) + "_D" + std::to_string(c.hidden) + "_T" +
