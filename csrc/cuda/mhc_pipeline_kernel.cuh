@@ -247,10 +247,9 @@ __device__ __forceinline__ void post_chunk(const uint4& x, const uint4 (&r)[kN],
   for (int j = 0; j < kN; ++j) out[j] = make_uint4(o[j][0], o[j][1], o[j][2], o[j][3]);
 }
 
-// The fused op's post half on a lane's chunk: new[j] = bf16(post[j] x + sum_i comb[i][j] r[i]),
-// stored as residual_out; the rounded values replace r (the pre half projects those). Per 32-bit word
-// (2 d) each input is widened once and each output pair packed by one cvt; the mixes come as float4
-// (the launcher checks their alignment). mhc_post's FMA order, so the stored bits are mhc_post's.
+// The fused op's post half on a lane's chunks (post_chunk), stored as residual_out; the rounded values
+// replace r (the pre half projects those). The mixes come as float4 (the launcher checks their
+// alignment).
 template <Mode M>
 __device__ __forceinline__ void apply_post(const MhcFusedParams& p, int64_t tile, int64_t d, int g, TileLoad<M>& in) {
   if constexpr (has_post(M)) {
