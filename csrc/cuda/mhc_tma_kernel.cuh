@@ -198,6 +198,10 @@ struct alignas(16) Ctrl {
   alignas(16) float weights[kRing][kTile][8];  // pre[4], the RMSNorm scale, padding
   alignas(16) float partials[kRing][kOwned][kC][parts_stride<M, kNorm>()];
   alignas(16) float owner_sums[kOwnerWarps][2][parts_stride<M, kNorm>()];
+  // The final norm's weights of this CTA's d, for the held collapse, which takes another 8 of them
+  // every stage: from global memory their latency sat on its path (2.0 K cycles a stage against 0.7 K
+  // without the norm), and the ring's slots wait for the collapse.
+  alignas(16) bf16 norm_w[kNorm && held_collapse<M>() ? kDs : 8];
 };
 
 template <Mode M, bool kNorm>
@@ -633,7 +637,7 @@ __device__ __forceinline__ void held_collapse_loop(const MhcPreParams& pp, Ctrl<
     for (int v = 0; v < kSteps; ++v) {
       const int it = j * kSteps + v, slot = it % kStages;
       float wv[8];
-      if constexpr (kNorm) load_bf16x8(pp.norm_weight + d0 + v * kStageD, wv);
+      if constexpr (kNorm) load_bf16x8(&ct.norm_w[8 * c + v * kStageD], wv);
       // Complete since the projection used it (and, for the fused seam, its new streams written).
       mbar_wait(pipeline_mhc::has_post(M) ? &ct.posted[slot] : &ct.full[slot], (it / kStages) & 1);
       uint4 r[2][kN];
@@ -816,6 +820,11 @@ __global__ void __launch_bounds__(threads<M>(), 1)
   if (threadIdx.x == 0)
     for (int it = 0; it < early; ++it) produce(it);
   if (warp > 0) stage_fn<M>(pp, rank, b_smem, threadIdx.x - 32, kThreads - 32);
+  if constexpr (kNorm && held_collapse<M>()) {  // 256 weights: 32 x 16 bytes
+    if (warp == 1)
+      reinterpret_cast<uint4*>(ct.norm_w)[threadIdx.x % 32] =
+          __ldg(reinterpret_cast<const uint4*>(pp.norm_weight + rank * kDs) + threadIdx.x % 32);
+  }
   __syncthreads();
   // Registers by warpgroup (regs()): the projection's stage (36 chain + 32 operand + 12 + 2 x 10
   // sum registers) spilled at 168 with the fused norm.
