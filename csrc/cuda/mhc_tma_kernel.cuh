@@ -486,19 +486,21 @@ __device__ __forceinline__ void collapse_loop(const MhcPreParams& pp, Ctrl<M, kN
   constexpr int kBatch = 8;  // tokens whose loads are in flight together
   // The next batch's loads are issued as soon as the registers are free: the first batch of tile
   // j + 1 before the wait for its weights (its boxes are in L2 by the time tile j is collapsed), so
-  // that the collapse starts on loaded values when the weights arrive.
+  // that the collapse starts on loaded values when the weights arrive. A token's registers are
+  // refilled as soon as it is collapsed (not once the batch is), so that 8 tokens' loads stay in
+  // flight while the batch is computed.
   uint4 r[kBatch][kN];
-  const auto load_batch = [&](int64_t tile, int b) {
+  const auto load_token = [&](int k, int64_t tile, int b) {  // r[k] = token m0 + 4 (b + k) of the tile
+    const int64_t t = tile * kTile + m0 + 4 * (b + k);
 #pragma unroll
-    for (int k = 0; k < kBatch; ++k) {
-      const int64_t t = tile * kTile + m0 + 4 * (b + k);
-#pragma unroll
-      for (int i = 0; i < kN; ++i)
-        r[k][i] = t < pp.tokens ? __ldcs(reinterpret_cast<const uint4*>(pp.residual + (t * kN + i) * kHidden + d))
-                                : make_uint4(0, 0, 0, 0);
-    }
+    for (int i = 0; i < kN; ++i)
+      r[k][i] = t < pp.tokens ? __ldcs(reinterpret_cast<const uint4*>(pp.residual + (t * kN + i) * kHidden + d))
+                              : make_uint4(0, 0, 0, 0);
   };
-  if (ntiles > 0) load_batch(first_tile, 0);
+  if (ntiles > 0) {
+#pragma unroll
+    for (int k = 0; k < kBatch; ++k) load_token(k, first_tile, 0);
+  }
   for (int j = 0; j < ntiles; ++j) {
     const int s = j % kRing;
     const int64_t tile = first_tile + j * tile_step;
@@ -513,12 +515,12 @@ __device__ __forceinline__ void collapse_loop(const MhcPreParams& pp, Ctrl<M, kN
         const float norm_scale = ct.weights[s][m][4];
         float out[8];
         pipeline_mhc::collapse8<kNorm>(r[k], pre, norm_scale, wv, identity, out);
+        if (b + kBatch < kTile / 4)
+          load_token(k, tile, b + kBatch);
+        else if (j + 1 < ntiles)
+          load_token(k, tile + tile_step, 0);
         if (t < pp.tokens) store_bf16x8(pp.layer_input + t * kHidden + d, out);
       }
-      if (b + kBatch < kTile / 4)
-        load_batch(tile, b + kBatch);
-      else if (j + 1 < ntiles)
-        load_batch(tile + tile_step, 0);
     }
     __syncwarp();
     if (lane == 0) mbar_arrive(&ct.collapsed[s]);
