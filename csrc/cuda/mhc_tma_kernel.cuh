@@ -53,13 +53,13 @@
 // The projection warpgroup takes registers from the producer/owner warpgroup (setmaxnreg): at the
 // launch's 168 a thread its stage spilled with the fused norm.
 // The barrier setup runs before the programmatic-dependent-launch wait (cuda_common.cuh).
-// Measured (H100, D = 4096, T = 16384, benchmarks/NOTES.md): mhc_pre ~395 us, 57 % of the floor (the
-// pipeline: 655). The projection is not the bound: with its wgmma removed the kernel ran 375 us. The
-// bound is the cycle that the L2 re-read imposes: tile j loads only after the collapse of tile
-// j - 2 (TMA and projection ~9 us, owners ~2.5 us, collapse ~6.5 us: ~10 us a tile), and a longer
-// lag measured slower (the re-read starts missing L2). The ring collapse has no such cycle:
-// mhc_pre_delayed without the norm, T = 16384, 290 us (78 % of the floor; 346 re-reading); nor has
-// the held collapse: hc_head 296 -> 239 us at T = 16384 (76 -> 95 %), 1148 -> 902 at 65536.
+// Measured (H100, D = 4096, T = 16384, benchmarks/NOTES.md): mhc_pre 353 us, 65 % of the floor (the
+// pipeline: 655). The projection is not the bound: with its wgmma removed the kernel ran 375 us (395
+// with). The bound is the cycle that the L2 re-read imposes: tile j loads only after the collapse of
+// tile j - 2 (TMA and projection ~9 us, owners ~2.5 us, collapse ~5-6 us), and a longer lag measured
+// slower (the re-read starts missing L2). The ring collapse has no such cycle: mhc_pre_delayed
+// without the norm, 267 us (85 %; its 3-slot ring paces it); nor has the held collapse: hc_head 235 us
+// (97 %), the fused seam 521 us with the norm (87 %).
 #pragma once
 
 #include <cuda.h>
