@@ -163,11 +163,12 @@ constexpr int x_bytes() {
 // Shortest batch this kernel takes; shorter ones run on the pipeline kernel (same bits). Measured on
 // the H100 (benchmarks/NOTES.md, session 2026-11-26 (2)).
 constexpr int64_t kMinTokens = 1024;
-// hc_head (with or without the final norm): the pipeline measured faster up to 2048 tokens (44.6
-// against 45.6 us there), this kernel from 4096 (79.8 -> 72-74 us).
-constexpr int64_t kHeadMinTokens = 2560;
-// mhc_post_hc_head with streams_out: this kernel with the post applied in the ring from here on.
-constexpr int64_t kFusedHeadMinTokens = 2560;
+// hc_head (with or without the final norm) and mhc_post_hc_head with streams_out (the post applied in
+// the ring) from here on: with programmatic dependent launch this kernel measured faster from 1536
+// tokens (hc_head T = 2048 44-46 -> 39 us, the seam with the norm 106-108 -> 81; without PDL the
+// pipeline had been faster up to 2048); 1024 is not measured with PDL.
+constexpr int64_t kHeadMinTokens = 1536;
+constexpr int64_t kFusedHeadMinTokens = 1536;
 
 // mhc_pre_delayed without the fused norm: the collapse needs nothing this op computes (the carried
 // pre_mix weights it), so it reads each stage from the ring beside the projection, and the residual

@@ -197,7 +197,7 @@ INSTANTIATE_TEST_SUITE_P(Shapes, CudaMhc,
                                            // mhc_pre / mhc_pre_delayed from 1024 tokens at D = 4096:
                                            // the TMA kernel (a partial last 64-token tile)
                                            MhcCase{4, 4096, 1100, true}, MhcCase{4, 4096, 1030, false},
-                                           // hc_head and mhc_post_hc_head (stash) from 2560 tokens: the
+                                           // hc_head and mhc_post_hc_head (stash) from 1536 tokens: the
                                            // TMA kernel's held collapse and fused seam
                                            MhcCase{4, 4096, 2600, true}, MhcCase{4, 4096, 2600, false}),
                          [](const ::testing::TestParamInfo<MhcCase>& info) {
