@@ -1,7 +1,7 @@
 // mhc_post_hc_head (spec §4.6) with streams_out (the model's MTP stash), n = 4, by T:
 //  - D = 4096 from tma_mhc::kFusedHeadMinTokens: the TMA kernel fuses the seam (the post applied to each
 //    stage in shared memory, the stash stored from there, hc_head's held collapse; mhc_tma_kernel.cuh).
-//    80-82 % of the 20·T·D floor with the norm at T >= 16384 against 57-59 % composed (NOTES, 13).
+//    87-91 % of the 20·T·D floor with the norm at T >= 16384 against 57-59 % composed (NOTES, 13-14).
 //  - D = 4096 from kFusedComposeMinTokens: mhc_post, then hc_head's pipeline over the stored stash
 //    (with the final RMSNorm), 9-17 % faster than the fused pipeline (NOTES, session 12).
 //  - else the pipelined kernel: the post in registers, the stash stored, the collapse from it (L2). At

@@ -316,13 +316,18 @@ __device__ __forceinline__ void stage_fn(const MhcPreParams& pp, int rank, unsig
 
 // Token row m's d 8c .. 8c + 7 of a stage, every stream, from the 64-byte-swizzled boxes (16-byte
 // chunk ch of row m sits at chunk ch ^ (m/2 % 4)).
+__device__ __forceinline__ uint32_t box_chunk(uint32_t box, int m, int c) {
+  return box + m * 64 + ((c ^ ((m >> 1) & 3)) * 16);
+}
+__device__ __forceinline__ uint4 ld_shared_v4(uint32_t addr) {
+  uint4 v;
+  asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr));
+  return v;
+}
 __device__ __forceinline__ void load_row_chunk(uint32_t stage, int m, int c, uint4 (&r)[kN]) {
-  const uint32_t row = stage + m * 64 + ((c ^ ((m >> 1) & 3)) * 16);
+  const uint32_t row = box_chunk(stage, m, c);
 #pragma unroll
-  for (int i = 0; i < kN; ++i)
-    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(r[i].x), "=r"(r[i].y), "=r"(r[i].z), "=r"(r[i].w)
-                 : "r"(row + i * kBoxBytes));
+  for (int i = 0; i < kN; ++i) r[i] = ld_shared_v4(row + i * kBoxBytes);
 }
 
 // The pipeline worker's lane words of a stage: tokens m0 + g + 8 h, d 8c .. 8c + 7 of the stage's 32.
@@ -474,12 +479,22 @@ __device__ __forceinline__ void owner_loop(const MhcPreParams& pp, const Delayed
   }
 }
 
+// Every collapse warp of this CTA is done with tile slot s: the projection may push into it again
+// (collapsed), and the slot's weights barrier takes its next phase's bytes, re-armed after this
+// thread's own wait (the next bytes come only after every warp arrived on collapsed[s]).
+template <Mode M, bool kNorm>
+__device__ __forceinline__ void tile_collapsed(Ctrl<M, kNorm>& ct, int s, int tid) {
+  __syncwarp();
+  if (tid % 32 == 0) mbar_arrive(&ct.collapsed[s]);
+  if (tid == 0) mbar_arm(&ct.weights_full[s], uint32_t(kTile * 8 * sizeof(float)));
+}
+
 // The collapse of each tile once its weights arrive, the residual re-read from L2 (the pipeline's
 // collapse8).
 template <Mode M, bool kNorm>
 __device__ __forceinline__ void collapse_loop(const MhcPreParams& pp, Ctrl<M, kNorm>& ct, int rank, int64_t first_tile,
                                               int64_t tile_step, int ntiles, bool identity) {
-  const int tid = threadIdx.x % 128, lane = tid % 32;
+  const int tid = threadIdx.x % 128;
   const int64_t d = int64_t(rank) * kDs + 8 * (tid % 32);
   const int m0 = tid / 32;  // tokens m0, m0 + 4, ...
   float wv[8] = {};
@@ -523,11 +538,7 @@ __device__ __forceinline__ void collapse_loop(const MhcPreParams& pp, Ctrl<M, kN
         if (t < pp.tokens) store_bf16x8(pp.layer_input + t * kHidden + d, out);
       }
     }
-    __syncwarp();
-    if (lane == 0) mbar_arrive(&ct.collapsed[s]);
-    // Re-arm after this thread's own wait: the next phase's bytes come only after this CTA's
-    // collapse of this tile (every warp arrived on collapsed[s]).
-    if (tid == 0) mbar_arm(&ct.weights_full[s], uint32_t(kTile * 8 * sizeof(float)));
+    tile_collapsed(ct, s, tid);
   }
 }
 
@@ -566,9 +577,7 @@ __device__ __forceinline__ void ring_collapse_loop(const MhcPreParams& pp, const
   const auto tile_done = [&](int j) {
     const int s = j % kRing;
     mbar_wait<1000>(&ct.weights_full[s], (j / kRing) & 1);
-    __syncwarp();
-    if (lane == 0) mbar_arrive(&ct.collapsed[s]);
-    if (tid == 0) mbar_arm(&ct.weights_full[s], uint32_t(kTile * 8 * sizeof(float)));
+    tile_collapsed(ct, s, tid);
   };
   const auto load_pre = [&](int j, float4 (&pre)[2]) {
 #pragma unroll
@@ -663,10 +672,7 @@ __device__ __forceinline__ void held_collapse_loop(const MhcPreParams& pp, Ctrl<
         if (t < pp.tokens) store_bf16x8(pp.layer_input + t * kHidden + d0 + v * kStageD, out[h]);
       }
     }
-    __syncwarp();
-    if (lane == 0) mbar_arrive(&ct.collapsed[s]);
-    // Re-armed after this thread's own wait, as in collapse_loop.
-    if (tid == 0) mbar_arm(&ct.weights_full[s], uint32_t(kTile * 8 * sizeof(float)));
+    tile_collapsed(ct, s, tid);
   }
 }
 
@@ -709,10 +715,7 @@ __device__ __forceinline__ void post_loop(const MhcPostParams& post, Ctrl<M, kNo
       for (int h = 0; h < 2; ++h) {
         const int m = tid / 4 + 32 * h;
         load_row_chunk(stages_u32 + slot * kStageBytes, m, c, r[h]);
-        const uint32_t xa = xs_u32 + xslot * kBoxBytes + m * 64 + ((c ^ ((m >> 1) & 3)) * 16);
-        asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(xw[h].x), "=r"(xw[h].y), "=r"(xw[h].z), "=r"(xw[h].w)
-                     : "r"(xa));
+        xw[h] = ld_shared_v4(box_chunk(xs_u32 + xslot * kBoxBytes, m, c));
       }
       __syncwarp();
       if (lane == 0) mbar_arrive(&ct.x_empty[xslot]);
@@ -721,7 +724,7 @@ __device__ __forceinline__ void post_loop(const MhcPostParams& post, Ctrl<M, kNo
         const int m = tid / 4 + 32 * h;
         uint4 out[kN];
         pipeline_mhc::post_chunk(xw[h], r[h], &mix[h][0], &mix[h][kN], out);
-        const uint32_t row = stages_u32 + slot * kStageBytes + m * 64 + ((c ^ ((m >> 1) & 3)) * 16);
+        const uint32_t row = box_chunk(stages_u32 + slot * kStageBytes, m, c);
         const int64_t t = token(j, h);
 #pragma unroll
         for (int i = 0; i < kN; ++i) {
