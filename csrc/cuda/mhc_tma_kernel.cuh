@@ -76,17 +76,28 @@ using pipeline_mhc::Mode;
 
 constexpr int kN = 4;
 constexpr int kC = 16;                     // CTAs per cluster
-constexpr int kHidden = 4096;              // the one D this kernel takes (D/C = 256: fn's parts fit)
-constexpr int kDs = kHidden / kC;          // d per CTA
-constexpr int kTile = 64;                  // tokens per tile: the wgmma M
 constexpr int kStageD = pipeline_mhc::kWarpD;  // d per stage: one pipeline worker's slice, 64-byte rows
-constexpr int kSteps = kDs / kStageD;      // stages per tile
-constexpr int kBoxBytes = kTile * kStageD * 2;
-constexpr int kStageBytes = kN * kBoxBytes;
 constexpr int kRing = 3;                   // partial / weight ring slots
 constexpr int kLoadLag = 2;                // tile j loads after this CTA collapsed tile j - kLoadLag
-constexpr int kOwned = kTile / kC;         // tokens of a tile each CTA owns
 constexpr int kOwnerWarps = 3;
+// The kernel's shape for a hidden size. D = 4096 (every mode): the CTA's 256 d are 8 stages, a tile is
+// 64 tokens (the wgmma M), fn's bf16 parts are staged and the projection is wgmma. D = 7168 (hc_head and
+// the fused seam, held collapse): the CTA's 448 d are 14 stages, so a held tile of 64 tokens would take
+// 224 KB; a tile is 32 tokens (112 KB held), and the projection is the pipeline's tf32 engine (the
+// prefill engine of this D, whose bits a token must get) on mma.sync, a warp 16 tokens (mma_loop_tf32).
+template <int kD>
+struct Geo {
+  static_assert(kD == 4096 || kD == 7168, "the TMA kernel's hidden sizes");
+  static constexpr int kHidden = kD;
+  static constexpr int kDs = kD / kC;                   // d per CTA
+  static constexpr int kSteps = kDs / kStageD;          // stages per tile
+  static constexpr bool kTf32 = kD != 4096;             // the tf32 engine's arithmetic (fn staged as fp32)
+  static constexpr int kTile = kTf32 ? 32 : 64;         // tokens per tile
+  static constexpr int kBoxBytes = kTile * kStageD * 2;  // one stream's box of a stage
+  static constexpr int kStageBytes = kN * kBoxBytes;
+  static constexpr int kOwned = kTile / kC;             // tokens of a tile each CTA owns
+  static constexpr int kRowsPerThread = kTile / 32;     // collapse / post: tokens tid / 4 + 32 h of a stage
+};
 // Threads: producer + owners, the wgmma warpgroup, the collapse warpgroup, and for the fused seam
 // (mhc_post_hc_head) a fourth that applies the post.
 template <Mode M>
@@ -97,20 +108,23 @@ constexpr int threads() {
 // cap at 384 threads, one CTA per SM); the producer and owners give theirs to the projection, the
 // collapse keeps 168. With the post warpgroup the launch has 128 a thread, and the owners give 16 to
 // the post. An increase that the CTA's registers cannot cover never returns (a kernel asking for 88 +
-// 256 + 168 hung): the sum must stay within the launch's allocation.
+// 256 + 168 hung): the sum must stay within the launch's allocation. At D = 7168 the seam's collapse and
+// post take one token a stage (kRowsPerThread), and its tf32 projection spilled 120 bytes at 128.
 struct Regs {
   int launch, owner, projection, collapse, post;
 };
-template <Mode M>
+template <Mode M, int kD>
 constexpr Regs regs() {
-  return pipeline_mhc::has_post(M) ? Regs{128, 112, 128, 128, 144} : Regs{168, 104, 232, 168, 0};
+  return !pipeline_mhc::has_post(M) ? Regs{168, 104, 232, 168, 0}
+         : kD == 4096               ? Regs{128, 112, 128, 128, 144}
+                                    : Regs{128, 112, 168, 104, 128};
 }
-template <Mode M>
+template <Mode M, int kD>
 constexpr bool regs_fit() {
-  return regs<M>().owner + regs<M>().projection + regs<M>().collapse + regs<M>().post <=
-         threads<M>() / 128 * regs<M>().launch;
+  constexpr Regs r = regs<M, kD>();
+  return r.owner + r.projection + r.collapse + r.post <= threads<M>() / 128 * r.launch;
 }
-static_assert(regs_fit<Mode::kPre>() && regs_fit<Mode::kFusedHead>(),
+static_assert(regs_fit<Mode::kPre, 4096>() && regs_fit<Mode::kFusedHead, 4096>() && regs_fit<Mode::kFusedHead, 7168>(),
               "setmaxnreg moves registers within the CTA's launch allocation");
 constexpr int kGram = pipeline_mhc::kGram;
 // Projections: 24 (mhc_pre, mhc_pre_delayed) or hc_head's 4.
@@ -138,27 +152,39 @@ template <Mode M>
 constexpr int b_block_bytes() {  // one k16 x N block of B
   return cols<M>() * 16 * 2;
 }
-template <Mode M>
-constexpr int b_bytes() {
-  return kSteps * kN * 2 * b_block_bytes<M>();
+// The tf32 engine's staged fn (D = 7168): fp32 rows of 4 * D/C values, padded as the pipeline's kTf32
+// engine pads them (staged_row_stride: its lanes' 16-byte loads hit distinct banks).
+template <int kD>
+constexpr int fn_stride() {
+  return pipeline_mhc::staged_row_stride<pipeline_mhc::Engine::kTf32>(Geo<kD>::kDs);
+}
+template <Mode M, int kD>
+constexpr int fn_bytes() {  // fn's slice in shared memory: the wgmma B blocks, or the tf32 engine's fp32 rows
+  return Geo<kD>::kTf32 ? rows<M>() * fn_stride<kD>() * 4 : Geo<kD>::kSteps * kN * 2 * b_block_bytes<M>();
 }
 // hc_head's collapse reads each tile from the ring once the tile's weights arrived: the ring (11
-// stages, 176 KB) holds the tile being weighed while the next one loads, so the residual is read
-// from HBM once and no L2 re-read paces the loads (collapse_loop's lag cycle).
+// stages, 176 KB, at D = 4096; 23 stages of 8 KB at D = 7168) holds the tile being weighed while the
+// next one loads, so the residual is read from HBM once and no L2 re-read paces the loads
+// (collapse_loop's lag cycle).
 template <Mode M>
 constexpr bool held_collapse() {
   return pipeline_mhc::is_head(M);
 }
-template <Mode M>
-constexpr int ring_stages() {  // TMA ring slots (the fused seam's x slots take one)
-  return held_collapse<M>() ? (pipeline_mhc::has_post(M) ? 10 : 11) : 3;
+template <Mode M, int kD>
+constexpr int ring_stages() {  // TMA ring slots (the fused seam's x slots take one or two)
+  return !held_collapse<M>() ? 3 : Geo<kD>::kTf32 ? (pipeline_mhc::has_post(M) ? 21 : 23)
+                                                  : (pipeline_mhc::has_post(M) ? 10 : 11);
 }
-// The fused seam's x (the layer output [T, D]): one box of 64 tokens x 32 d a stage, in a ring of its
-// own; the post warpgroup consumes it as soon as it lands.
-constexpr int kXSlots = 4;
-template <Mode M>
+// The fused seam's x (the layer output [T, D]): one box of a tile's tokens x 32 d a stage, in a ring of
+// its own; the post warpgroup consumes it as soon as it lands. A stage is issued only when an x slot
+// is free, so the x ring bounds the stages in flight: 4 x 16 KB at D = 4096, 8 x 8 KB at D = 7168.
+template <int kD>
+constexpr int x_slots() {
+  return Geo<kD>::kTf32 ? 8 : 4;
+}
+template <Mode M, int kD>
 constexpr int x_bytes() {
-  return pipeline_mhc::has_post(M) ? kXSlots * kBoxBytes : 0;
+  return pipeline_mhc::has_post(M) ? x_slots<kD>() * Geo<kD>::kBoxBytes : 0;
 }
 // Shortest batch this kernel takes; shorter ones run on the pipeline kernel (same bits). Measured on
 // the H100 (benchmarks/NOTES.md, session 2026-11-26 (2)).
@@ -189,29 +215,34 @@ constexpr int parts_stride() {  // even: the pushes are 8-byte pairs
   return (parts<M, kNorm>() + 1) / 2 * 2;
 }
 
-template <Mode M, bool kNorm>
+template <Mode M, bool kNorm, int kD>
 struct alignas(16) Ctrl {
-  uint64_t full[ring_stages<M>()], empty[ring_stages<M>()];
+  uint64_t full[ring_stages<M, kD>()], empty[ring_stages<M, kD>()];
   // The fused seam: the post applied to a stage (the projection and the collapse wait for it); an x
   // slot free again.
-  uint64_t posted[pipeline_mhc::has_post(M) ? ring_stages<M>() : 1], x_empty[kXSlots];
+  uint64_t posted[pipeline_mhc::has_post(M) ? ring_stages<M, kD>() : 1], x_empty[x_slots<kD>()];
   uint64_t partials_full[kRing], weights_full[kRing], collapsed[kRing];
-  alignas(16) float weights[kRing][kTile][8];  // pre[4], the RMSNorm scale, padding
-  alignas(16) float partials[kRing][kOwned][kC][parts_stride<M, kNorm>()];
+  alignas(16) float weights[kRing][Geo<kD>::kTile][8];  // pre[4], the RMSNorm scale, padding
+  alignas(16) float partials[kRing][Geo<kD>::kOwned][kC][parts_stride<M, kNorm>()];
   alignas(16) float owner_sums[kOwnerWarps][2][parts_stride<M, kNorm>()];
   // The final norm's weights of this CTA's d, for the held collapse, which takes another 8 of them
   // every stage: from global memory their latency sat on its path (2.0 K cycles a stage against 0.7 K
   // without the norm), and the ring's slots wait for the collapse.
-  alignas(16) bf16 norm_w[kNorm && held_collapse<M>() ? kDs : 8];
+  alignas(16) bf16 norm_w[kNorm && held_collapse<M>() ? Geo<kD>::kDs : 8];
+  // D = 7168: the ring stages whose wait each projection pair has passed (mma_loop_tf32).
+  int progress[2];
 };
 
-template <Mode M, bool kNorm>
+template <Mode M, bool kNorm, int kD>
 constexpr size_t smem_bytes() {
-  return 1024 + size_t(ring_stages<M>()) * kStageBytes + x_bytes<M>() + b_bytes<M>() + sizeof(Ctrl<M, kNorm>);
+  return 1024 + size_t(ring_stages<M, kD>()) * Geo<kD>::kStageBytes + x_bytes<M, kD>() + fn_bytes<M, kD>() +
+         sizeof(Ctrl<M, kNorm, kD>);
 }
-static_assert(smem_bytes<Mode::kPre, true>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
-static_assert(smem_bytes<Mode::kHead, true>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
-static_assert(smem_bytes<Mode::kFusedHead, true>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
+static_assert(smem_bytes<Mode::kPre, true, 4096>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
+static_assert(smem_bytes<Mode::kHead, true, 4096>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
+static_assert(smem_bytes<Mode::kFusedHead, true, 4096>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
+static_assert(smem_bytes<Mode::kHead, true, 7168>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
+static_assert(smem_bytes<Mode::kFusedHead, true, 7168>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
 
 // One stream's box of a stage: residual[t0 .. t0 + 63][stream][d0 .. d0 + 31], kept in L2 (policy).
 __device__ __forceinline__ void tma_load_box(uint32_t dst, const CUtensorMap* map, int d0, int stream, int t0,
@@ -284,8 +315,9 @@ __host__ __device__ constexpr int b_block(int v, int i, int u) { return (v * kN 
 template <Mode M>
 __device__ __forceinline__ void stage_fn(const MhcPreParams& pp, int rank, unsigned char* b_smem, int tid,
                                          int nthreads) {
-  constexpr int kRows = rows<M>(), kBBlock = b_block_bytes<M>();
-  constexpr int kItems = kRows * kN * kSteps;  // (n, i, v)
+  using G = Geo<4096>;
+  constexpr int kRows = rows<M>(), kBBlock = b_block_bytes<M>(), kHidden = G::kHidden, kDs = G::kDs;
+  constexpr int kItems = kRows * kN * G::kSteps;  // (n, i, v)
   for (int q = tid; q < kItems; q += nthreads) {
     const int n = q % kRows, i = (q / kRows) % kN, st = q / (kRows * kN);
     const float4* src =
@@ -314,6 +346,19 @@ __device__ __forceinline__ void stage_fn(const MhcPreParams& pp, int rank, unsig
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // the generic stores, seen by wgmma
 }
 
+// D = 7168: fn's slice as the pipeline's kTf32 engine stages it (row n, stream i, d of the CTA's slice at
+// n * fn_stride + i * D/C + d), split into tf32 hi + lo where it is used.
+template <Mode M>
+__device__ __forceinline__ void stage_fn_f32(const MhcPreParams& pp, int rank, float* fn_s, int tid, int nthreads) {
+  using G = Geo<7168>;
+  constexpr int kVec = G::kDs / 4, kItems = rows<M>() * kN * kVec;  // float4s of (n, i)
+  for (int q = tid; q < kItems; q += nthreads) {
+    const int n = q / (kN * kVec), i = (q / kVec) % kN, e = q % kVec;
+    const float4 v = __ldg(reinterpret_cast<const float4*>(pp.fn + (int64_t(n) * kN + i) * G::kHidden + rank * G::kDs) + e);
+    *reinterpret_cast<float4*>(fn_s + n * fn_stride<7168>() + i * G::kDs + 4 * e) = v;
+  }
+}
+
 // Token row m's d 8c .. 8c + 7 of a stage, every stream, from the 64-byte-swizzled boxes (16-byte
 // chunk ch of row m sits at chunk ch ^ (m/2 % 4)).
 __device__ __forceinline__ uint32_t box_chunk(uint32_t box, int m, int c) {
@@ -324,21 +369,23 @@ __device__ __forceinline__ uint4 ld_shared_v4(uint32_t addr) {
   asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(v.x), "=r"(v.y), "=r"(v.z), "=r"(v.w) : "r"(addr));
   return v;
 }
+template <int kD>
 __device__ __forceinline__ void load_row_chunk(uint32_t stage, int m, int c, uint4 (&r)[kN]) {
   const uint32_t row = box_chunk(stage, m, c);
 #pragma unroll
-  for (int i = 0; i < kN; ++i) r[i] = ld_shared_v4(row + i * kBoxBytes);
+  for (int i = 0; i < kN; ++i) r[i] = ld_shared_v4(row + i * Geo<kD>::kBoxBytes);
 }
 
 // The pipeline worker's lane words of a stage: tokens m0 + g + 8 h, d 8c .. 8c + 7 of the stage's 32.
+template <int kD>
 __device__ __forceinline__ void load_lane_words(uint32_t stage, int m0, int lane, uint4 (&r)[2][kN]) {
 #pragma unroll
-  for (int h = 0; h < 2; ++h) load_row_chunk(stage, m0 + lane / 4 + 8 * h, lane % 4, r[h]);
+  for (int h = 0; h < 2; ++h) load_row_chunk<kD>(stage, m0 + lane / 4 + 8 * h, lane % 4, r[h]);
 }
 
 // A token row block's CTA partials (rows m0 + g and m0 + g + 8 of the tile) to their owners.
-template <Mode M, bool kNorm>
-__device__ __forceinline__ void push_partials(Ctrl<M, kNorm>& ct, int rank, int s, int m0,
+template <Mode M, bool kNorm, int kD>
+__device__ __forceinline__ void push_partials(Ctrl<M, kNorm, kD>& ct, int rank, int s, int m0,
                                               const float (&acc)[acc_floats<M>()],
                                               const float (&sq)[2][kNorm ? kGram : 1], int lane) {
   constexpr int kRows = rows<M>();
@@ -365,11 +412,32 @@ __device__ __forceinline__ void push_partials(Ctrl<M, kNorm>& ct, int rank, int 
   }
 }
 
+// A stage's squares (or Gram entries) added to the tile's, the stages in order as the pipeline's CTA sum.
+template <int kSq>
+__device__ __forceinline__ void add_stage_squares(float (&sq)[2][kSq], const float (&ssq)[2][kSq], int v) {
+#pragma unroll
+  for (int h = 0; h < 2; ++h)
+#pragma unroll
+    for (int q = 0; q < kSq; ++q) sq[h][q] = v == 0 ? ssq[h][q] : sq[h][q] + ssq[h][q];
+}
+
+// A tile's partials pushed once the ring slot is free: this CTA's collapse of tile j - kRing is done
+// (see the header).
+template <Mode M, bool kNorm, int kD>
+__device__ __forceinline__ void push_tile(Ctrl<M, kNorm, kD>& ct, int rank, int j, int m0,
+                                          const float (&acc)[acc_floats<M>()],
+                                          const float (&sq)[2][kNorm ? kGram : 1], int lane) {
+  const int s = j % kRing;
+  if (j >= kRing) mbar_wait(&ct.collapsed[s], ((j - kRing) / kRing) & 1);
+  push_partials<M, kNorm, kD>(ct, rank, s, m0, acc, sq, lane);
+}
+
 // The projection warpgroup: per stage, the pipeline worker's arithmetic on 64 tokens (see the header).
 template <Mode M, bool kNorm>
-__device__ __forceinline__ void mma_loop(Ctrl<M, kNorm>& ct, const unsigned char* stages, const unsigned char* b_smem,
-                                         int rank, int ntiles) {
-  constexpr int kSq = kNorm ? kGram : 1, kStages = ring_stages<M>(), kBBlock = b_block_bytes<M>();
+__device__ __forceinline__ void mma_loop(Ctrl<M, kNorm, 4096>& ct, const unsigned char* stages,
+                                         const unsigned char* b_smem, int rank, int ntiles) {
+  constexpr int kSteps = Geo<4096>::kSteps, kStageBytes = Geo<4096>::kStageBytes;
+  constexpr int kSq = kNorm ? kGram : 1, kStages = ring_stages<M, 4096>(), kBBlock = b_block_bytes<M>();
   constexpr int kAcc = acc_floats<M>();  // acc[4 jj + q]: column group jj of the fold (lanes c < 2 for hc_head)
   const int tid = threadIdx.x % 128, wi = tid / 32, lane = tid % 32;
   const uint32_t stages_u32 = smem_u32(stages);
@@ -380,7 +448,7 @@ __device__ __forceinline__ void mma_loop(Ctrl<M, kNorm>& ct, const unsigned char
       const int it = j * kSteps + v, slot = it % kStages;
       mbar_wait(pipeline_mhc::has_post(M) ? &ct.posted[slot] : &ct.full[slot], (it / kStages) & 1);
       uint4 r[2][kN];
-      load_lane_words(stages_u32 + slot * kStageBytes, 16 * wi, lane, r);
+      load_lane_words<4096>(stages_u32 + slot * kStageBytes, 16 * wi, lane, r);
       float chain[cols<M>() / 2];
       wgmma_fence();
       // Descriptor start addresses are in 16-byte units in the low bits: offsets add directly.
@@ -417,15 +485,82 @@ __device__ __forceinline__ void mma_loop(Ctrl<M, kNorm>& ct, const unsigned char
         }
         acc[q] = v == 0 ? s : acc[q] + s;
       }
-#pragma unroll
-      for (int h = 0; h < 2; ++h)
-#pragma unroll
-        for (int q = 0; q < kSq; ++q) sq[h][q] = v == 0 ? ssq[h][q] : sq[h][q] + ssq[h][q];
+      add_stage_squares(sq, ssq, v);
     }
-    // Slot reuse: this CTA's collapse of tile j - kRing is done (see the header).
-    const int s = j % kRing;
-    if (j >= kRing) mbar_wait(&ct.collapsed[s], ((j - kRing) / kRing) & 1);
-    push_partials<M, kNorm>(ct, rank, s, 16 * wi, acc, sq, lane);
+    push_tile(ct, rank, j, 16 * wi, acc, sq, lane);
+  }
+}
+
+// The projection warpgroup at D = 7168: the pipeline's tf32 engine (worker_loop's kTf32 branch), term for
+// term, on a warp's 16 tokens of a stage: per stream a chain from zero over the 4 k8 steps of the lane's
+// 8 d, fn's hi then lo into it, the streams added in order; the squares or the Gram matrix as that
+// engine's tile_squares (on tensor cores). Warps 0-1 take the 32 tokens of even tiles, warps 2-3 of odd
+// ones, so a warp has two tiles' time for a tile's 14 stages.
+template <Mode M, bool kNorm>
+__device__ __forceinline__ void mma_loop_tf32(Ctrl<M, kNorm, 7168>& ct, const unsigned char* stages,
+                                              const float* fn_s, int rank, int ntiles) {
+  using G = Geo<7168>;
+  constexpr int kSq = kNorm ? kGram : 1, kStages = ring_stages<M, 7168>(), kRows = rows<M>();
+  static_assert(acc_floats<M>() == 4, "one row tile of 8 (hc_head's 4 rows)");
+  const int tid = threadIdx.x % 128, wi = tid / 32, lane = tid % 32, g = lane / 4, c = lane % 4;
+  const int m0 = 16 * (wi % 2);
+  const uint32_t stages_u32 = smem_u32(stages);
+  const float* fn_lane = fn_s + g * fn_stride<7168>() + 8 * c;  // row g (lanes g >= kRows: zeros)
+  const int pair = wi / 2;
+  volatile int* progress = ct.progress;
+  for (int j = pair; j < ntiles; j += 2) {
+    float acc[4], sq[2][kSq];
+    for (int v = 0; v < G::kSteps; ++v) {
+      const int it = j * G::kSteps + v, slot = it % kStages;
+      // A pair skips the other pair's stages, so the slot's previous fill (it - kStages) may be one it
+      // never waited for: a parity wait is sound only once that fill has landed, i.e. once the other
+      // pair passed its own wait for it. (The ring is shorter than two tiles: that fill may be in tile
+      // j - 1.) The slot's next fill needs this pair's arrival, so the barrier cannot run ahead.
+      if (const int prev = it - kStages; prev >= 0 && (prev / G::kSteps) % 2 != pair)
+        while (progress[pair ^ 1] <= prev) {
+        }
+      mbar_wait(pipeline_mhc::has_post(M) ? &ct.posted[slot] : &ct.full[slot], (it / kStages) & 1);
+      if (wi % 2 == 0 && lane == 0) progress[pair] = it + 1;
+      uint4 r[2][kN];
+      load_lane_words<7168>(stages_u32 + slot * G::kStageBytes, m0, lane, r);
+      // The 4 streams' chains interleaved (mma_tf32 is asm volatile: in program order one stream's 8
+      // dependent mma would run back to back, which the pipeline hides with 14 warps and two warps here
+      // cannot). Each chain still sees hi then lo of k8 steps 0..3 in turn: the pipeline's chain, the
+      // same bits. fn's row g (lanes g >= kRows: zeros) is loaded a k8 step at a time: 2 d a stream.
+      float chain[kN][4] = {};
+#pragma unroll
+      for (int jj = 0; jj < 4; ++jj) {
+        uint32_t a[kN][4], bh[kN][2], bl[kN][2];
+#pragma unroll
+        for (int i = 0; i < kN; ++i) {
+          const float2 f = g < kRows ? *reinterpret_cast<const float2*>(fn_lane + i * G::kDs + v * kStageD + 2 * jj)
+                                     : make_float2(0.0f, 0.0f);
+          pipeline_mhc::split_tf32(f.x, bh[i][0], bl[i][0]);
+          pipeline_mhc::split_tf32(f.y, bh[i][1], bl[i][1]);
+          a[i][0] = pipeline_mhc::tf32_of(r[0][i], 2 * jj), a[i][1] = pipeline_mhc::tf32_of(r[1][i], 2 * jj);
+          a[i][2] = pipeline_mhc::tf32_of(r[0][i], 2 * jj + 1), a[i][3] = pipeline_mhc::tf32_of(r[1][i], 2 * jj + 1);
+        }
+#pragma unroll
+        for (int i = 0; i < kN; ++i) pipeline_mhc::mma_tf32(chain[i], a[i][0], a[i][1], a[i][2], a[i][3], bh[i][0], bh[i][1]);
+#pragma unroll
+        for (int i = 0; i < kN; ++i) pipeline_mhc::mma_tf32(chain[i], a[i][0], a[i][1], a[i][2], a[i][3], bl[i][0], bl[i][1]);
+      }
+      float part[4] = {};  // the streams in order, as the pipeline's acc
+#pragma unroll
+      for (int i = 0; i < kN; ++i)
+#pragma unroll
+        for (int q = 0; q < 4; ++q) part[q] += chain[i][q];
+      float ssq[2][kSq];
+      pipeline_mhc::tile_squares<kNorm, false>(r, g, ssq);
+      __syncwarp();
+      if (lane == 0) mbar_arrive(&ct.empty[slot]);  // the words are used: the slot may refill
+#pragma unroll
+      for (int q = 0; q < 4; ++q) acc[q] = v == 0 ? part[q] : acc[q] + part[q];
+      add_stage_squares(sq, ssq, v);
+    }
+    // The collapses come in tile order, and this pair waited for tile j - 2 - kRing's before its last
+    // push: the parity wait in push_tile is sound.
+    push_tile(ct, rank, j, m0, acc, sq, lane);
   }
 }
 
@@ -433,17 +568,17 @@ __device__ __forceinline__ void mma_loop(Ctrl<M, kNorm>& ct, const unsigned char
 // warps. The collapse waits only for the pre weights and the norm scale, so they are pushed first;
 // the Sinkhorn of comb (owner_mixes) follows. Each pair's warp re-arms the slot for its half of the
 // bytes. The sums and the weights are the pipeline owner's expressions.
-template <Mode M, bool kNorm>
-__device__ __forceinline__ void owner_loop(const MhcPreParams& pp, const DelayedArgs& da, Ctrl<M, kNorm>& ct,
+template <Mode M, bool kNorm, int kD>
+__device__ __forceinline__ void owner_loop(const MhcPreParams& pp, const DelayedArgs& da, Ctrl<M, kNorm, kD>& ct,
                                            int rank, int owner, int64_t first_tile, int64_t tile_step, int ntiles) {
-  constexpr int kP = parts<M, kNorm>(), kPairs = kOwned / 2, kRows = rows<M>();
+  constexpr int kP = parts<M, kNorm>(), kPairs = Geo<kD>::kOwned / 2, kRows = rows<M>();
   const int lane = threadIdx.x % 32, half = lane / 16, sub = lane % 16;
   const pipeline_mhc::OwnerConsts consts = pipeline_mhc::owner_consts<M>(pp, sub);
   for (int idx = owner; idx < ntiles * kPairs; idx += kOwnerWarps) {
     const int j = idx / kPairs, pair = idx % kPairs, s = j % kRing;
     const int64_t tile = first_tile + j * tile_step;
     const int local = 2 * pair + half, m = local * kC + rank;
-    const int64_t t = tile * kTile + m;
+    const int64_t t = tile * Geo<kD>::kTile + m;
     float* sums = ct.owner_sums[owner][half];
     const float carried = pipeline_mhc::carried_weight<M>(pp, da, t, sub);
     mbar_wait<2000>(&ct.partials_full[s], (j / kRing) & 1);
@@ -482,18 +617,19 @@ __device__ __forceinline__ void owner_loop(const MhcPreParams& pp, const Delayed
 // Every collapse warp of this CTA is done with tile slot s: the projection may push into it again
 // (collapsed), and the slot's weights barrier takes its next phase's bytes, re-armed after this
 // thread's own wait (the next bytes come only after every warp arrived on collapsed[s]).
-template <Mode M, bool kNorm>
-__device__ __forceinline__ void tile_collapsed(Ctrl<M, kNorm>& ct, int s, int tid) {
+template <Mode M, bool kNorm, int kD>
+__device__ __forceinline__ void tile_collapsed(Ctrl<M, kNorm, kD>& ct, int s, int tid) {
   __syncwarp();
   if (tid % 32 == 0) mbar_arrive(&ct.collapsed[s]);
-  if (tid == 0) mbar_arm(&ct.weights_full[s], uint32_t(kTile * 8 * sizeof(float)));
+  if (tid == 0) mbar_arm(&ct.weights_full[s], uint32_t(Geo<kD>::kTile * 8 * sizeof(float)));
 }
 
 // The collapse of each tile once its weights arrive, the residual re-read from L2 (the pipeline's
 // collapse8).
 template <Mode M, bool kNorm>
-__device__ __forceinline__ void collapse_loop(const MhcPreParams& pp, Ctrl<M, kNorm>& ct, int rank, int64_t first_tile,
-                                              int64_t tile_step, int ntiles, bool identity) {
+__device__ __forceinline__ void collapse_loop(const MhcPreParams& pp, Ctrl<M, kNorm, 4096>& ct, int rank,
+                                              int64_t first_tile, int64_t tile_step, int ntiles, bool identity) {
+  constexpr int kTile = Geo<4096>::kTile, kDs = Geo<4096>::kDs, kHidden = Geo<4096>::kHidden;
   const int tid = threadIdx.x % 128;
   const int64_t d = int64_t(rank) * kDs + 8 * (tid % 32);
   const int m0 = tid / 32;  // tokens m0, m0 + 4, ...
@@ -564,11 +700,14 @@ __device__ __forceinline__ void ring_collapse8(const uint4 (&r)[kN], float4 pre,
 // weights (unused here) still mean "every owner consumed tile j's partials": the slot-reuse signal
 // (collapsed) that the projection waits for is given two tiles late, once they are surely there.
 __device__ __forceinline__ void ring_collapse_loop(const MhcPreParams& pp, const DelayedArgs& da,
-                                                   Ctrl<Mode::kDelayed, false>& ct,
+                                                   Ctrl<Mode::kDelayed, false, 4096>& ct,
                                                    const unsigned char* stages, int rank, int64_t first_tile,
                                                    int64_t tile_step, int ntiles) {
+  using G = Geo<4096>;
+  constexpr int kTile = G::kTile, kDs = G::kDs, kHidden = G::kHidden, kSteps = G::kSteps;
+  constexpr int kStageBytes = G::kStageBytes;
   constexpr int kLag = 2;  // tiles between a tile's stages and its signal
-  constexpr int kStages = ring_stages<Mode::kDelayed>();
+  constexpr int kStages = ring_stages<Mode::kDelayed, 4096>();
   const int tid = threadIdx.x % 128, lane = tid % 32, c = tid % 4;
   const uint32_t stages_u32 = smem_u32(stages);
   const bool identity = da.pre_mix == nullptr;
@@ -599,7 +738,7 @@ __device__ __forceinline__ void ring_collapse_loop(const MhcPreParams& pp, const
       mbar_wait(&ct.full[slot], (it / kStages) & 1);
       uint4 r[2][kN];
 #pragma unroll
-      for (int h = 0; h < 2; ++h) load_row_chunk(stages_u32 + slot * kStageBytes, tid / 4 + 32 * h, c, r[h]);
+      for (int h = 0; h < 2; ++h) load_row_chunk<4096>(stages_u32 + slot * kStageBytes, tid / 4 + 32 * h, c, r[h]);
       // The slot is released once the words are used (as the projection does), not right after
       // their loads were issued: that version gave one token a wrong stage, always a tile's last,
       // in about 1 of 10 runs at T = 901 .. 1500 (the next box landing before the loads read?);
@@ -623,15 +762,19 @@ __device__ __forceinline__ void ring_collapse_loop(const MhcPreParams& pp, const
 }
 
 // hc_head's collapse (held_collapse()): tile j's stages stay in the ring until its weights arrive,
-// then per stage 2 of its 64 tokens x 4 chunks of 8 d a thread are weighted (the pipeline's bits:
+// then per stage kRowsPerThread of its tokens x 4 chunks of 8 d a thread are weighted (the pipeline's bits:
 // ring_collapse8, then the final norm's rounding and scales as collapse8<true>) and the slot frees
-// (both warpgroups arrived). The ring holds 11 stages (10 beside the fused seam's x ring): a tile's 8
-// while its weights are summed, the next tile's first ones meanwhile.
-template <Mode M, bool kNorm>
-__device__ __forceinline__ void held_collapse_loop(const MhcPreParams& pp, Ctrl<M, kNorm>& ct,
+// (both warpgroups arrived). The ring holds 11 stages at D = 4096 (10 beside the fused seam's x ring):
+// a tile's 8 while its weights are summed, the next tile's first ones meanwhile; at D = 7168 23 (21) of
+// 8 KB: a tile's 14 and 9 (7) more.
+template <Mode M, bool kNorm, int kD>
+__device__ __forceinline__ void held_collapse_loop(const MhcPreParams& pp, Ctrl<M, kNorm, kD>& ct,
                                                    const unsigned char* stages, int rank, int64_t first_tile,
                                                    int64_t tile_step, int ntiles) {
-  constexpr int kStages = ring_stages<M>();
+  using G = Geo<kD>;
+  constexpr int kStages = ring_stages<M, kD>(), kH = G::kRowsPerThread;
+  constexpr int kTile = G::kTile, kDs = G::kDs, kHidden = G::kHidden, kSteps = G::kSteps;
+  constexpr int kStageBytes = G::kStageBytes;
   const int tid = threadIdx.x % 128, lane = tid % 32, c = tid % 4;
   const uint32_t stages_u32 = smem_u32(stages);
   const int64_t d0 = int64_t(rank) * kDs + 8 * c;  // the thread's d in a stage: d0 + v * kStageD
@@ -639,10 +782,10 @@ __device__ __forceinline__ void held_collapse_loop(const MhcPreParams& pp, Ctrl<
     const int s = j % kRing;
     const int64_t tile0 = (first_tile + j * tile_step) * kTile;
     mbar_wait<1000>(&ct.weights_full[s], (j / kRing) & 1);
-    float4 pre[2];
-    float scale[2];
+    float4 pre[kH];
+    float scale[kH];
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
+    for (int h = 0; h < kH; ++h) {
       pre[h] = *reinterpret_cast<const float4*>(&ct.weights[s][tid / 4 + 32 * h][0]);
       scale[h] = ct.weights[s][tid / 4 + 32 * h][4];
     }
@@ -652,12 +795,12 @@ __device__ __forceinline__ void held_collapse_loop(const MhcPreParams& pp, Ctrl<
       if constexpr (kNorm) load_bf16x8(&ct.norm_w[8 * c + v * kStageD], wv);
       // Complete since the projection used it (and, for the fused seam, its new streams written).
       mbar_wait(pipeline_mhc::has_post(M) ? &ct.posted[slot] : &ct.full[slot], (it / kStages) & 1);
-      uint4 r[2][kN];
+      uint4 r[kH][kN];
 #pragma unroll
-      for (int h = 0; h < 2; ++h) load_row_chunk(stages_u32 + slot * kStageBytes, tid / 4 + 32 * h, c, r[h]);
-      float out[2][8];
+      for (int h = 0; h < kH; ++h) load_row_chunk<kD>(stages_u32 + slot * kStageBytes, tid / 4 + 32 * h, c, r[h]);
+      float out[kH][8];
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
+      for (int h = 0; h < kH; ++h) {
         ring_collapse8(r[h], pre[h], false, out[h]);
         if constexpr (kNorm) {
 #pragma unroll
@@ -667,7 +810,7 @@ __device__ __forceinline__ void held_collapse_loop(const MhcPreParams& pp, Ctrl<
       __syncwarp();
       if (lane == 0) mbar_arrive(&ct.empty[slot]);  // after the words are used (ring_collapse_loop)
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
+      for (int h = 0; h < kH; ++h) {
         const int64_t t = tile0 + tid / 4 + 32 * h;
         if (t < pp.tokens) store_bf16x8(pp.layer_input + t * kHidden + d0 + v * kStageD, out[h]);
       }
@@ -676,22 +819,25 @@ __device__ __forceinline__ void held_collapse_loop(const MhcPreParams& pp, Ctrl<
   }
 }
 
-// The fused seam's post (mhc_post_hc_head): per stage, 2 of its 64 tokens x 4 chunks of 8 d a thread,
+// The fused seam's post (mhc_post_hc_head): per stage, kRowsPerThread of its tokens x 4 chunks of 8 d a thread,
 // new_j = bf16(post_j x + sum_i comb_ij r_i) in mhc_post's FMA order (pipeline_mhc::post_chunk), written
 // over the residual in the ring (the projection and the collapse read the new streams: the stash's
 // bits) and stored as the stash. A tile's mixes are loaded during the tile before.
-template <Mode M, bool kNorm>
-__device__ __forceinline__ void post_loop(const MhcPostParams& post, Ctrl<M, kNorm>& ct, unsigned char* stages,
+template <Mode M, bool kNorm, int kD>
+__device__ __forceinline__ void post_loop(const MhcPostParams& post, Ctrl<M, kNorm, kD>& ct, unsigned char* stages,
                                           const unsigned char* xs, int rank, int64_t first_tile, int64_t tile_step,
                                           int ntiles) {
-  constexpr int kStages = ring_stages<M>(), kMix = kN + kN * kN;  // post_j, then comb_ij at kN + kN i + j
+  using G = Geo<kD>;
+  constexpr int kStages = ring_stages<M, kD>(), kMix = kN + kN * kN;  // post_j, then comb_ij at kN + kN i + j
+  constexpr int kH = G::kRowsPerThread, kXSlots = x_slots<kD>(), kTile = G::kTile, kDs = G::kDs;
+  constexpr int kHidden = G::kHidden, kSteps = G::kSteps, kStageBytes = G::kStageBytes, kBoxBytes = G::kBoxBytes;
   const int tid = threadIdx.x % 128, lane = tid % 32, c = tid % 4;
   const uint32_t stages_u32 = smem_u32(stages), xs_u32 = smem_u32(xs);
   const int64_t d0 = int64_t(rank) * kDs + 8 * c;  // the thread's d in a stage: d0 + v * kStageD
   const auto token = [&](int j, int h) { return (first_tile + j * tile_step) * kTile + tid / 4 + 32 * h; };
-  const auto load_mix = [&](int j, float (&mix)[2][kMix]) {
+  const auto load_mix = [&](int j, float (&mix)[kH][kMix]) {
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
+    for (int h = 0; h < kH; ++h) {
       const int64_t t = token(j, h);
       const bool live = j < ntiles && t < post.tokens;
 #pragma unroll
@@ -703,24 +849,24 @@ __device__ __forceinline__ void post_loop(const MhcPostParams& post, Ctrl<M, kNo
       }
     }
   };
-  float mix[2][kMix], next[2][kMix];
+  float mix[kH][kMix], next[kH][kMix];
   load_mix(0, mix);
   for (int j = 0; j < ntiles; ++j) {
     load_mix(j + 1, next);
     for (int v = 0; v < kSteps; ++v) {
       const int it = j * kSteps + v, slot = it % kStages, xslot = it % kXSlots;
       mbar_wait(&ct.full[slot], (it / kStages) & 1);
-      uint4 r[2][kN], xw[2];
+      uint4 r[kH][kN], xw[kH];
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
+      for (int h = 0; h < kH; ++h) {
         const int m = tid / 4 + 32 * h;
-        load_row_chunk(stages_u32 + slot * kStageBytes, m, c, r[h]);
+        load_row_chunk<kD>(stages_u32 + slot * kStageBytes, m, c, r[h]);
         xw[h] = ld_shared_v4(box_chunk(xs_u32 + xslot * kBoxBytes, m, c));
       }
       __syncwarp();
       if (lane == 0) mbar_arrive(&ct.x_empty[xslot]);
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
+      for (int h = 0; h < kH; ++h) {
         const int m = tid / 4 + 32 * h;
         uint4 out[kN];
         pipeline_mhc::post_chunk(xw[h], r[h], &mix[h][0], &mix[h][kN], out);
@@ -742,27 +888,31 @@ __device__ __forceinline__ void post_loop(const MhcPostParams& post, Ctrl<M, kNo
       mbar_arrive(&ct.posted[slot]);
     }
 #pragma unroll
-    for (int h = 0; h < 2; ++h)
+    for (int h = 0; h < kH; ++h)
 #pragma unroll
       for (int q = 0; q < kMix; ++q) mix[h][q] = next[h][q];
   }
 }
 
-template <Mode M, bool kNorm>
+template <Mode M, bool kNorm, int kD>
 __global__ void __launch_bounds__(threads<M>(), 1)
     mhc_tma_kernel(const __grid_constant__ CUtensorMap map, const __grid_constant__ CUtensorMap xmap, MhcPreParams pp,
                    DelayedArgs da, MhcPostParams post) {
+  using G = Geo<kD>;
+  static_assert(!G::kTf32 || held_collapse<M>(), "D = 7168: hc_head and the fused seam");
+  constexpr int kTile = G::kTile, kDs = G::kDs, kSteps = G::kSteps, kStageBytes = G::kStageBytes;
+  constexpr int kBoxBytes = G::kBoxBytes, kXSlots = x_slots<kD>();
   extern __shared__ __align__(16) unsigned char smem_raw[];
   unsigned char* base = smem_raw + ((1024 - (smem_u32(smem_raw) & 1023)) & 1023);
   unsigned char* stages = base;
-  constexpr int kStages = ring_stages<M>();
+  constexpr int kStages = ring_stages<M, kD>();
   constexpr bool kReadOnce = ring_collapse<M, kNorm>() || held_collapse<M>();  // the collapse reads the ring
   constexpr bool kPost = pipeline_mhc::has_post(M);
   constexpr int kThreads = threads<M>();
-  constexpr Regs kRegs = regs<M>();
+  constexpr Regs kRegs = regs<M, kD>();
   unsigned char* xs = base + kStages * kStageBytes;
-  unsigned char* b_smem = xs + x_bytes<M>();
-  Ctrl<M, kNorm>& ct = *reinterpret_cast<Ctrl<M, kNorm>*>(b_smem + b_bytes<M>());
+  unsigned char* b_smem = xs + x_bytes<M, kD>();  // fn's slice (fn_bytes)
+  Ctrl<M, kNorm, kD>& ct = *reinterpret_cast<Ctrl<M, kNorm, kD>*>(b_smem + fn_bytes<M, kD>());
   constexpr int kP = parts<M, kNorm>();
 
   namespace cg = cooperative_groups;
@@ -777,18 +927,20 @@ __global__ void __launch_bounds__(threads<M>(), 1)
     if (kPost) asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&xmap)) : "memory");
     for (int s = 0; s < kStages; ++s) {
       mbar_init_count(&ct.full[s], 1);
-      mbar_init_count(&ct.empty[s], kReadOnce ? 8 : 4);  // the consuming warps
+      // The consuming warps: the projection's (two a tile at D = 7168) and the collapse's when it reads the ring.
+      mbar_init_count(&ct.empty[s], (G::kTf32 ? 2 : 4) + (kReadOnce ? 4 : 0));
       if (kPost) mbar_init_count(&ct.posted[s], 128);  // every post thread
     }
     for (int s = 0; s < kXSlots; ++s) mbar_init_count(&ct.x_empty[s], 4);
+    if constexpr (G::kTf32) ct.progress[0] = ct.progress[1] = 0;
     for (int s = 0; s < kRing; ++s) {
-      mbar_init_count(&ct.partials_full[s], kOwned / 2);  // one arrival per token pair
+      mbar_init_count(&ct.partials_full[s], G::kOwned / 2);  // one arrival per token pair
       mbar_init_count(&ct.weights_full[s], 1);
       mbar_init_count(&ct.collapsed[s], 4);
     }
     asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     for (int s = 0; s < kRing; ++s) {
-      for (int pair = 0; pair < kOwned / 2; ++pair)
+      for (int pair = 0; pair < G::kOwned / 2; ++pair)
         mbar_arm(&ct.partials_full[s], uint32_t(2 * kC * kP * sizeof(float)));
       mbar_arm(&ct.weights_full[s], uint32_t(kTile * 8 * sizeof(float)));
     }
@@ -825,11 +977,17 @@ __global__ void __launch_bounds__(threads<M>(), 1)
   // Thread 0 issues the first stages (the ring starts empty) while the other warps stage fn.
   if (threadIdx.x == 0)
     for (int it = 0; it < early; ++it) produce(it);
-  if (warp > 0) stage_fn<M>(pp, rank, b_smem, threadIdx.x - 32, kThreads - 32);
-  if constexpr (kNorm && held_collapse<M>()) {  // 256 weights: 32 x 16 bytes
+  if (warp > 0) {
+    if constexpr (G::kTf32) {
+      stage_fn_f32<M>(pp, rank, reinterpret_cast<float*>(b_smem), threadIdx.x - 32, kThreads - 32);
+    } else {
+      stage_fn<M>(pp, rank, b_smem, threadIdx.x - 32, kThreads - 32);
+    }
+  }
+  if constexpr (kNorm && held_collapse<M>()) {  // D/C weights: 32 (D = 4096) or 56 16-byte chunks
     if (warp == 1)
-      reinterpret_cast<uint4*>(ct.norm_w)[threadIdx.x % 32] =
-          __ldg(reinterpret_cast<const uint4*>(pp.norm_weight + rank * kDs) + threadIdx.x % 32);
+      for (int q = threadIdx.x % 32; q < kDs / 8; q += 32)
+        reinterpret_cast<uint4*>(ct.norm_w)[q] = __ldg(reinterpret_cast<const uint4*>(pp.norm_weight + rank * kDs) + q);
   }
   __syncthreads();
   // Registers by warpgroup (regs()): the projection's stage (36 chain + 32 operand + 12 + 2 x 10
@@ -840,19 +998,27 @@ __global__ void __launch_bounds__(threads<M>(), 1)
       if (threadIdx.x == 0)
         for (int it = early; it < stages_total; ++it) produce(it);
     } else {
-      owner_loop<M, kNorm>(pp, da, ct, rank, warp - 1, cluster_id, clusters, ntiles);
+      owner_loop<M, kNorm, kD>(pp, da, ct, rank, warp - 1, cluster_id, clusters, ntiles);
     }
   } else if (warp < 8) {
     if constexpr (kRegs.projection > kRegs.launch)
       asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegs.projection));
-    mma_loop<M, kNorm>(ct, stages, b_smem, rank, ntiles);
+    if constexpr (G::kTf32) {
+      mma_loop_tf32<M, kNorm>(ct, stages, reinterpret_cast<const float*>(b_smem), rank, ntiles);
+    } else {
+      mma_loop<M, kNorm>(ct, stages, b_smem, rank, ntiles);
+    }
   } else if (kPost && warp >= 12) {
     if constexpr (kPost) {
-      asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegs.post));
-      post_loop<M, kNorm>(post, ct, stages, xs, rank, cluster_id, clusters, ntiles);
+      if constexpr (kRegs.post > kRegs.launch) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegs.post));
+      post_loop<M, kNorm, kD>(post, ct, stages, xs, rank, cluster_id, clusters, ntiles);
     }
   } else if constexpr (held_collapse<M>()) {
-    held_collapse_loop<M, kNorm>(pp, ct, stages, rank, cluster_id, clusters, ntiles);
+    if constexpr (kRegs.collapse < kRegs.launch)
+      asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegs.collapse));
+    held_collapse_loop<M, kNorm, kD>(pp, ct, stages, rank, cluster_id, clusters, ntiles);
+  } else if constexpr (G::kTf32) {
+    // not instantiated (static_assert above)
   } else if constexpr (ring_collapse<M, kNorm>()) {
     ring_collapse_loop(pp, da, ct, stages, rank, cluster_id, clusters, ntiles);
   } else {
@@ -862,9 +1028,11 @@ __global__ void __launch_bounds__(threads<M>(), 1)
   cluster.sync();  // no CTA leaves while its shared memory may still be written
 }
 
-// A bf16 tensor map with 64-byte-swizzled boxes of 32 d x 64 tokens: streams [T, 4, D] as 3-D (d,
-// stream, token; boxes of 32 x 1 x 64), or x [T, D] as 2-D (d, token).
+// A bf16 tensor map with 64-byte-swizzled boxes of 32 d x a tile's tokens: streams [T, 4, D] as 3-D (d,
+// stream, token; boxes of 32 x 1 x kTile), or x [T, D] as 2-D (d, token).
+template <int kD>
 inline int make_map(const bf16* base, int64_t tokens, bool streams, CUtensorMap& map) {
+  constexpr int kHidden = kD, kTile = Geo<kD>::kTile;
   static PFN_cuTensorMapEncodeTiled_v12000 encode = [] {
     void* fn = nullptr;
     cudaDriverEntryPointQueryResult q{};
@@ -890,10 +1058,10 @@ inline int make_map(const bf16* base, int64_t tokens, bool streams, CUtensorMap&
   return r == CUDA_SUCCESS ? 0 : -1;
 }
 
-template <Mode M, bool kNorm>
+template <Mode M, bool kNorm, int kD>
 int launch_variant(const MhcPreParams& pp, const DelayedArgs& da, const MhcPostParams& post, cudaStream_t stream) {
-  const auto kernel = mhc_tma_kernel<M, kNorm>;
-  constexpr size_t kSmem = smem_bytes<M, kNorm>();
+  const auto kernel = mhc_tma_kernel<M, kNorm, kD>;
+  constexpr size_t kSmem = smem_bytes<M, kNorm, kD>();
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
   LaunchAttrs attr;
@@ -919,9 +1087,9 @@ int launch_variant(const MhcPreParams& pp, const DelayedArgs& da, const MhcPostP
   if (resident == 0) return -1;
   constexpr bool kPost = pipeline_mhc::has_post(M);
   CUtensorMap map, xmap{};
-  if (make_map(kPost ? post.residual : pp.residual, pp.tokens, true, map) != 0) return -1;
-  if (kPost && make_map(post.x, pp.tokens, false, xmap) != 0) return -1;
-  const int64_t tiles = (pp.tokens + kTile - 1) / kTile;
+  if (make_map<kD>(kPost ? post.residual : pp.residual, pp.tokens, true, map) != 0) return -1;
+  if (kPost && make_map<kD>(post.x, pp.tokens, false, xmap) != 0) return -1;
+  const int64_t tiles = (pp.tokens + Geo<kD>::kTile - 1) / Geo<kD>::kTile;
   cfg.gridDim = dim3(unsigned((tiles < resident ? tiles : resident) * kC));
   return int(cudaLaunchKernelEx(&cfg, kernel, map, xmap, pp, da, post));
 }
@@ -932,12 +1100,18 @@ int launch(const MhcPreParams& pp, cudaStream_t stream, const DelayedArgs& da = 
   static_assert(M == Mode::kPre || M == Mode::kDelayed || M == Mode::kHead,
                 "mhc_pre, mhc_pre_delayed on the streams, hc_head");
   const int64_t min_tokens = M == Mode::kHead ? kHeadMinTokens : kMinTokens;
-  if (pp.hc_mult != kN || pp.hidden != kHidden || pp.tokens < min_tokens || pp.tokens > int64_t(1) << 31) return -1;
+  // D = 7168: hc_head only (mhc_pre's 24 fn rows in fp32 take 172 KB of the CTA's shared memory).
+  const bool d7168 = M == Mode::kHead && pp.hidden == 7168;
+  if (pp.hc_mult != kN || (pp.hidden != 4096 && !d7168) || pp.tokens < min_tokens || pp.tokens > int64_t(1) << 31)
+    return -1;
   const bool norm = pp.norm_weight != nullptr;
   if (!aligned16(pp.residual) || !aligned16(pp.fn) || !aligned16(pp.layer_input) ||
       (norm && !aligned16(pp.norm_weight)) || (pipeline_mhc::is_delayed(M) && da.new_pre == nullptr))
     return -1;
-  return norm ? launch_variant<M, true>(pp, da, {}, stream) : launch_variant<M, false>(pp, da, {}, stream);
+  if constexpr (M == Mode::kHead) {  // hc_head takes a norm only in the seam's composed path (D = 4096)
+    if (d7168) return norm ? -1 : launch_variant<M, false, 7168>(pp, da, {}, stream);
+  }
+  return norm ? launch_variant<M, true, 4096>(pp, da, {}, stream) : launch_variant<M, false, 4096>(pp, da, {}, stream);
 }
 
 // mhc_post_hc_head with streams_out (the fused seam): the post applied to each stage in the ring, the
@@ -946,8 +1120,8 @@ int launch(const MhcPreParams& pp, cudaStream_t stream, const DelayedArgs& da = 
 inline int launch_fused_head(const MhcFusedParams& p, cudaStream_t stream) {
   const MhcPreParams& pp = p.pre;
   const MhcPostParams& post = p.post;
-  if (pp.hc_mult != kN || pp.hidden != kHidden || pp.tokens < kFusedHeadMinTokens || pp.tokens > int64_t(1) << 31 ||
-      post.out == nullptr)
+  if (pp.hc_mult != kN || (pp.hidden != 4096 && pp.hidden != 7168) || pp.tokens < kFusedHeadMinTokens ||
+      pp.tokens > int64_t(1) << 31 || post.out == nullptr)
     return -1;
   const bool norm = pp.norm_weight != nullptr;
   if (!aligned16(post.x) || !aligned16(post.residual) || !aligned16(post.out) || !aligned16(post.post_mix) ||
@@ -955,7 +1129,9 @@ inline int launch_fused_head(const MhcFusedParams& p, cudaStream_t stream) {
       (norm && !aligned16(pp.norm_weight)))
     return -1;
   constexpr Mode M = Mode::kFusedHead;
-  return norm ? launch_variant<M, true>(pp, {}, post, stream) : launch_variant<M, false>(pp, {}, post, stream);
+  if (pp.hidden == 7168)
+    return norm ? launch_variant<M, true, 7168>(pp, {}, post, stream) : launch_variant<M, false, 7168>(pp, {}, post, stream);
+  return norm ? launch_variant<M, true, 4096>(pp, {}, post, stream) : launch_variant<M, false, 4096>(pp, {}, post, stream);
 }
 
 }  // namespace tma_mhc

@@ -10,8 +10,8 @@ from torch._subclasses.fake_tensor import FakeTensorMode
 
 from dsv4ext import reference as ref
 from mhc_cases import (CASES, FAKE_DEVICES, OPS, Case, PreInputs, assert_batch_invariant,
-                       assert_graph_replay_matches_eager, assert_same, check_collapse, nbytes, run_poisoned,
-                       seed_of, streams)
+                       assert_graph_replay_matches_eager, assert_same, assert_spans_match, check_collapse, nbytes,
+                       run_poisoned, seed_of, streams)
 
 OP = OPS.hc_head
 
@@ -119,14 +119,31 @@ def test_fake_shapes(lead, fake_device):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("tokens", [1, 16, 33, 1024])
-def test_cuda_graph_replay(tokens):
-    case = Case((tokens,), 4, 4096)
+@pytest.mark.parametrize("tokens,d", [(1, 4096), (16, 4096), (33, 4096), (1024, 4096), (1600, 7168)])
+def test_cuda_graph_replay(tokens, d):
+    case = Case((tokens,), 4, d)
     assert_graph_replay_matches_eager(OP, lambda i: make(case, seed_of("hc_head-graph", case, i), "cuda")[0])
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("case", [Case((128,), 4, 7168), Case((1024,), 8, 513, rms_eps=1e-20)], ids=str)
+def test_cuda_batch_invariant_across_kernels_d7168():
+    """§3.11 at D = 7168 (n = 4), where hc_head takes the pipeline kernel (16-token tiles, the tf32
+    engine) below 1536 tokens and the TMA kernel (32-token tiles held in shared memory, the same tf32
+    chains on mma.sync, two warp pairs taking alternate tiles) from there on. A 2093-token batch (a
+    partial last tile, magnitudes over six decades) against single tokens and spans on both paths, one
+    of them off the 32-token tile grid. (D = 4096: test_mhc_pre.py's across-kernels test.)"""
+    n, d, t = 4, 7168, 2093
+    case = Case((t,), n, d, rms_eps=1e-20)
+    args, _ = make(case, seed_of("hc_head-kernels-7168", case), "cuda")  # streams(): six decades a token
+    calls = {"hc_head": lambda s: OP(args[0][s], *args[1:])}
+    spans = [(tok, tok + 1) for tok in (0, 31, 32, 1535, 1536, t - 1)] + [(5, 70), (100, 116), (37, 1600),
+                                                                       (t - 1540, t), (t - 13, t)]
+    assert_spans_match(calls, spans)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("case", [Case((128,), 4, 7168), Case((1024,), 8, 513, rms_eps=1e-20),
+                                  Case((2600,), 4, 7168), Case((1537,), 4, 7168, rms_eps=1e-20)], ids=str)
 def test_cuda_agrees_with_cpu(case):
     """Same inputs on both backends, each within the bound of the float64 reference."""
     args, w = make(case, seed_of("hc_head-cpu-cuda", case))

@@ -220,7 +220,8 @@ def test_compile_fullgraph(device):
 GPU_CASES = [Case((1,), 4, 7168, norm=True), Case((16,), 4, 4096, norm=True), Case((17,), 4, 4096),
              Case((1024,), 4, 7168, norm=True), Case((33,), 4, 513, norm=True), Case((1024,), 8, 513, rms_eps=1e-20),
              Case((65,), 2, 4097, norm=True), Case((1100,), 4, 4096, norm=True), Case((1030,), 4, 4096),
-             Case((2600,), 4, 4096, norm=True), Case((4099,), 4, 4096)]
+             Case((2600,), 4, 4096, norm=True), Case((4099,), 4, 4096), Case((2600,), 4, 7168, norm=True),
+             Case((1601,), 4, 7168)]
 
 
 @pytest.mark.gpu
@@ -242,16 +243,18 @@ def test_cuda_agrees_with_cpu(case):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("d", [4096, 7168])
 @pytest.mark.parametrize("norm", [True, False], ids=["norm", "nonorm"])
-def test_cuda_batch_invariant_across_kernels(norm):
+def test_cuda_batch_invariant_across_kernels(norm, d):
     """§3.11 where the CUDA seam with streams_out (n = 4, D = 4096) changes kernels with T: below 128
     tokens the pipelined kernel (the post in registers), from 128 mhc_post then hc_head's kernel over the
     stash, from 1536 the TMA kernel that applies the post to each stage in shared memory and holds the tile
-    until its weights arrive. A 2700-token batch (a partial last tile, magnitudes over six decades)
-    against single tokens and spans on each path (a 2600-token one off the 64-token tile grid): the
-    output and the stash bitwise."""
-    n, d, t = 4, 4096, 2700
-    torch.manual_seed(seed_of("mhc_post_hc_head-kernels", norm))
+    until its weights arrive. At D = 7168: the pipelined kernel below 1536 tokens (tf32 engine), the TMA
+    kernel (32-token tiles, the tf32 chains on mma.sync) from there on. A 2700-token batch (a partial
+    last tile, magnitudes over six decades) against single tokens and spans on each path (a 2600-token
+    one off the tile grids): the output and the stash bitwise."""
+    n, t = 4, 2700
+    torch.manual_seed(seed_of("mhc_post_hc_head-kernels", norm, d))
     scale = torch.logspace(-3, 3, t, device="cuda").view(t, 1, 1)[torch.randperm(t, device="cuda")]
     x = torch.randn(t, d, device="cuda").to(torch.bfloat16)
     residual = (torch.randn(t, n, d, device="cuda") * scale).to(torch.bfloat16)
