@@ -244,13 +244,17 @@ static_assert(smem_bytes<Mode::kFusedHead, true, 4096>() <= 227 * 1024, "one CTA
 static_assert(smem_bytes<Mode::kHead, true, 7168>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
 static_assert(smem_bytes<Mode::kFusedHead, true, 7168>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
 
-// One stream's box of a stage: residual[t0 .. t0 + 63][stream][d0 .. d0 + 31], kept in L2 (policy).
-__device__ __forceinline__ void tma_load_box(uint32_t dst, const CUtensorMap* map, int d0, int stream, int t0,
-                                             uint32_t bar, uint64_t policy) {
+// A stage, every stream, in one copy: residual[t0 .. t0 + kTile - 1][0 .. 3][d0 .. d0 + 31] as the box
+// (32 d, kTile tokens, 4 streams) of a map whose dimensions are ordered (d, token, stream), so that each
+// stream's tokens land contiguously (stream i at i * kBoxBytes), kept in L2 (policy). One copy a stage
+// instead of one a stream: the producer spent ~170 cycles a copy (benchmarks/NOTES.md), which at D = 7168
+// (8 KB stages) was more than a stage's time at the HBM roof.
+__device__ __forceinline__ void tma_load_stage(uint32_t dst, const CUtensorMap* map, int d0, int t0, uint32_t bar,
+                                               uint64_t policy) {
   asm volatile(
       "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1, {%2, %3, "
       "%4}], [%5], %6;" ::"r"(dst),
-      "l"(reinterpret_cast<uint64_t>(map)), "r"(d0), "r"(stream), "r"(t0), "r"(bar), "l"(policy)
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(d0), "r"(t0), "r"(0), "r"(bar), "l"(policy)
       : "memory");
 }
 
@@ -968,7 +972,7 @@ __global__ void __launch_bounds__(threads<M>(), 1)
     mbar_arm(&ct.full[slot], kStageBytes + (kPost ? kBoxBytes : 0));
     const uint32_t bar = smem_u32(&ct.full[slot]), dst = smem_u32(stages) + slot * kStageBytes;
 #pragma unroll
-    for (int i = 0; i < kN; ++i) tma_load_box(dst + i * kBoxBytes, &map, rank * kDs + v * kStageD, i, t0, bar, policy);
+    tma_load_stage(dst, &map, rank * kDs + v * kStageD, t0, bar, policy);
     if (kPost) tma_load_box_2d(smem_u32(xs) + (it % kXSlots) * kBoxBytes, &xmap, rank * kDs + v * kStageD, t0, bar,
                                policy);
   };
@@ -1029,7 +1033,7 @@ __global__ void __launch_bounds__(threads<M>(), 1)
 }
 
 // A bf16 tensor map with 64-byte-swizzled boxes of 32 d x a tile's tokens: streams [T, 4, D] as 3-D (d,
-// stream, token; boxes of 32 x 1 x kTile), or x [T, D] as 2-D (d, token).
+// token, stream; boxes of 32 x kTile x 4: a stage), or x [T, D] as 2-D (d, token).
 template <int kD>
 inline int make_map(const bf16* base, int64_t tokens, bool streams, CUtensorMap& map) {
   constexpr int kHidden = kD, kTile = Geo<kD>::kTile;
@@ -1044,9 +1048,9 @@ inline int make_map(const bf16* base, int64_t tokens, bool streams, CUtensorMap&
     return reinterpret_cast<PFN_cuTensorMapEncodeTiled_v12000>(fn);
   }();
   if (encode == nullptr) return -1;
-  const cuuint64_t dims3[3] = {cuuint64_t(kHidden), cuuint64_t(kN), cuuint64_t(tokens)};
-  const cuuint64_t strides3[2] = {cuuint64_t(kHidden) * 2, cuuint64_t(kN) * kHidden * 2};
-  const cuuint32_t box3[3] = {cuuint32_t(kStageD), 1, cuuint32_t(kTile)};
+  const cuuint64_t dims3[3] = {cuuint64_t(kHidden), cuuint64_t(tokens), cuuint64_t(kN)};
+  const cuuint64_t strides3[2] = {cuuint64_t(kN) * kHidden * 2, cuuint64_t(kHidden) * 2};
+  const cuuint32_t box3[3] = {cuuint32_t(kStageD), cuuint32_t(kTile), cuuint32_t(kN)};
   const cuuint64_t dims2[2] = {cuuint64_t(kHidden), cuuint64_t(tokens)};
   const cuuint64_t strides2[1] = {cuuint64_t(kHidden) * 2};
   const cuuint32_t box2[2] = {cuuint32_t(kStageD), cuuint32_t(kTile)};
