@@ -172,8 +172,9 @@ constexpr bool held_collapse() {
 }
 template <Mode M, int kD>
 constexpr int ring_stages() {  // TMA ring slots (the fused seam's x slots take one or two)
-  return !held_collapse<M>() ? 3 : Geo<kD>::kTf32 ? (pipeline_mhc::has_post(M) ? 21 : 23)
-                                                  : (pipeline_mhc::has_post(M) ? 10 : 11);
+  return !held_collapse<M>() ? (Geo<kD>::kTf32 ? 4 : 3)
+         : Geo<kD>::kTf32     ? (pipeline_mhc::has_post(M) ? 21 : 23)
+                              : (pipeline_mhc::has_post(M) ? 10 : 11);
 }
 // The fused seam's x (the layer output [T, D]): one box of a tile's tokens x 32 d a stage, in a ring of
 // its own; the post warpgroup consumes it as soon as it lands. A stage is issued only when an x slot
@@ -242,6 +243,7 @@ static_assert(smem_bytes<Mode::kPre, true, 4096>() <= 227 * 1024, "one CTA per S
 static_assert(smem_bytes<Mode::kHead, true, 4096>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
 static_assert(smem_bytes<Mode::kFusedHead, true, 4096>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
 static_assert(smem_bytes<Mode::kHead, true, 7168>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
+static_assert(smem_bytes<Mode::kPre, true, 7168>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
 static_assert(smem_bytes<Mode::kFusedHead, true, 7168>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
 
 // A stage, every stream, in one copy: residual[t0 .. t0 + kTile - 1][0 .. 3][d0 .. d0 + 31] as the box
@@ -387,8 +389,10 @@ __device__ __forceinline__ void load_lane_words(uint32_t stage, int m0, int lane
   for (int h = 0; h < 2; ++h) load_row_chunk<kD>(stage, m0 + lane / 4 + 8 * h, lane % 4, r[h]);
 }
 
-// A token row block's CTA partials (rows m0 + g and m0 + g + 8 of the tile) to their owners.
-template <Mode M, bool kNorm, int kD>
+// A token row block's CTA partials (rows m0 + g and m0 + g + 8 of the tile) to their owners: row tiles
+// [kNt0, kNt1) of the projections, and the squares when kSquares (at D = 7168 two warps share a token
+// row block's row tiles).
+template <Mode M, bool kNorm, int kD, int kNt0 = 0, int kNt1 = (rows<M>() + 7) / 8, bool kSquares = true>
 __device__ __forceinline__ void push_partials(Ctrl<M, kNorm, kD>& ct, int rank, int s, int m0,
                                               const float (&acc)[acc_floats<M>()],
                                               const float (&sq)[2][kNorm ? kGram : 1], int lane) {
@@ -401,10 +405,10 @@ __device__ __forceinline__ void push_partials(Ctrl<M, kNorm, kD>& ct, int rank, 
     const uint32_t bar = cluster_addr(&ct.partials_full[s], owner);
     const uint32_t dst = cluster_addr(&ct.partials[s][m / kC][rank][0], owner);
 #pragma unroll
-    for (int jj = 0; jj < (kRows + 7) / 8; ++jj)
+    for (int jj = kNt0; jj < kNt1; ++jj)
       if (8 * jj + 2 * c < kRows)
         st_async_v2(dst + 4 * (8 * jj + 2 * c), acc[4 * jj + 2 * hrow], acc[4 * jj + 2 * hrow + 1], bar);
-    if (c == g / 2) {  // the lane holding this token's squares
+    if (kSquares && c == g / 2) {  // the lane holding this token's squares
       const uint32_t sdst = cluster_addr(&ct.partials[s][m / kC][rank][kRows], owner);
       if constexpr (kNorm) {
 #pragma unroll
@@ -427,13 +431,13 @@ __device__ __forceinline__ void add_stage_squares(float (&sq)[2][kSq], const flo
 
 // A tile's partials pushed once the ring slot is free: this CTA's collapse of tile j - kRing is done
 // (see the header).
-template <Mode M, bool kNorm, int kD>
+template <Mode M, bool kNorm, int kD, int kNt0 = 0, int kNt1 = (rows<M>() + 7) / 8, bool kSquares = true>
 __device__ __forceinline__ void push_tile(Ctrl<M, kNorm, kD>& ct, int rank, int j, int m0,
                                           const float (&acc)[acc_floats<M>()],
                                           const float (&sq)[2][kNorm ? kGram : 1], int lane) {
   const int s = j % kRing;
   if (j >= kRing) mbar_wait(&ct.collapsed[s], ((j - kRing) / kRing) & 1);
-  push_partials<M, kNorm, kD>(ct, rank, s, m0, acc, sq, lane);
+  push_partials<M, kNorm, kD, kNt0, kNt1, kSquares>(ct, rank, s, m0, acc, sq, lane);
 }
 
 // The projection warpgroup: per stage, the pipeline worker's arithmetic on 64 tokens (see the header).
@@ -496,75 +500,106 @@ __device__ __forceinline__ void mma_loop(Ctrl<M, kNorm, 4096>& ct, const unsigne
 }
 
 // The projection warpgroup at D = 7168: the pipeline's tf32 engine (worker_loop's kTf32 branch), term for
-// term, on a warp's 16 tokens of a stage: per stream a chain from zero over the 4 k8 steps of the lane's
-// 8 d, fn's hi then lo into it, the streams added in order; the squares or the Gram matrix as that
-// engine's tile_squares (on tensor cores). Warps 0-1 take the 32 tokens of even tiles, warps 2-3 of odd
-// ones, so a warp has two tiles' time for a tile's 14 stages.
-template <Mode M, bool kNorm>
-__device__ __forceinline__ void mma_loop_tf32(Ctrl<M, kNorm, 7168>& ct, const unsigned char* stages,
-                                              const float* fn_s, int rank, int ntiles) {
+// term, on a warp's 16 tokens of a stage: per stream and row tile a chain from zero over the 4 k8 steps
+// of the lane's 8 d, fn's hi then lo into it, the streams added in order; the squares or the Gram matrix
+// as that engine's tile_squares (on tensor cores). Warps 0-1 take tokens 0-15 and 16-31. hc_head (one
+// row tile, the held ring of 23 stages): warps 0-1 project even tiles, warps 2-3 odd ones, so a warp
+// has two tiles' time for a tile's 14 stages. mhc_pre / mhc_pre_delayed (3 row tiles; a ring of 4
+// stages, too short for two tiles at once): every warp every stage, warps 0-1 row tile 0 and the
+// squares, warps 2-3 row tiles 1-2 (the pipeline decode engine's split: the same chains and sums).
+template <Mode M, bool kNorm, bool kRowSplit, int kNt0, int kNt1, bool kSquares>
+__device__ __forceinline__ void project_tf32(Ctrl<M, kNorm, 7168>& ct, const unsigned char* stages,
+                                             const float* fn_s, int rank, int ntiles) {
   using G = Geo<7168>;
   constexpr int kSq = kNorm ? kGram : 1, kStages = ring_stages<M, 7168>(), kRows = rows<M>();
-  static_assert(acc_floats<M>() == 4, "one row tile of 8 (hc_head's 4 rows)");
+  constexpr int kNt = (kRows + 7) / 8;  // row tiles of 8 (hc_head: rows 4-7 zero)
+  static_assert(acc_floats<M>() == 4 * kNt, "acc[4 nt + q]: mma.sync's C layout of row tile nt");
   const int tid = threadIdx.x % 128, wi = tid / 32, lane = tid % 32, g = lane / 4, c = lane % 4;
   const int m0 = 16 * (wi % 2);
   const uint32_t stages_u32 = smem_u32(stages);
-  const float* fn_lane = fn_s + g * fn_stride<7168>() + 8 * c;  // row g (lanes g >= kRows: zeros)
+  const float* fn_lane = fn_s + g * fn_stride<7168>() + 8 * c;  // row nt * 8 + g
   const int pair = wi / 2;
   volatile int* progress = ct.progress;
-  for (int j = pair; j < ntiles; j += 2) {
-    float acc[4], sq[2][kSq];
+  for (int j = kRowSplit ? 0 : pair; j < ntiles; j += kRowSplit ? 1 : 2) {
+    float acc[4 * kNt], sq[2][kSq];  // row tiles [kNt0, kNt1) and (kSquares) sq are written and pushed
     for (int v = 0; v < G::kSteps; ++v) {
       const int it = j * G::kSteps + v, slot = it % kStages;
-      // A pair skips the other pair's stages, so the slot's previous fill (it - kStages) may be one it
-      // never waited for: a parity wait is sound only once that fill has landed, i.e. once the other
-      // pair passed its own wait for it. (The ring is shorter than two tiles: that fill may be in tile
-      // j - 1.) The slot's next fill needs this pair's arrival, so the barrier cannot run ahead.
-      if (const int prev = it - kStages; prev >= 0 && (prev / G::kSteps) % 2 != pair)
-        while (progress[pair ^ 1] <= prev) {
-        }
+      if constexpr (!kRowSplit) {
+        // A pair skips the other pair's stages, so the slot's previous fill (it - kStages) may be one it
+        // never waited for: a parity wait is sound only once that fill has landed, i.e. once the other
+        // pair passed its own wait for it. (The ring is shorter than two tiles: that fill may be in tile
+        // j - 1.) The slot's next fill needs this pair's arrival, so the barrier cannot run ahead.
+        if (const int prev = it - kStages; prev >= 0 && (prev / G::kSteps) % 2 != pair)
+          while (progress[pair ^ 1] <= prev) {
+          }
+      }
       mbar_wait(pipeline_mhc::has_post(M) ? &ct.posted[slot] : &ct.full[slot], (it / kStages) & 1);
-      if (wi % 2 == 0 && lane == 0) progress[pair] = it + 1;
+      if (!kRowSplit && wi % 2 == 0 && lane == 0) progress[pair] = it + 1;
       uint4 r[2][kN];
       load_lane_words<7168>(stages_u32 + slot * G::kStageBytes, m0, lane, r);
-      // The 4 streams' chains interleaved (mma_tf32 is asm volatile: in program order one stream's 8
-      // dependent mma would run back to back, which the pipeline hides with 14 warps and two warps here
-      // cannot). Each chain still sees hi then lo of k8 steps 0..3 in turn: the pipeline's chain, the
-      // same bits. fn's row g (lanes g >= kRows: zeros) is loaded a k8 step at a time: 2 d a stream.
-      float chain[kN][4] = {};
+      // The streams' and row tiles' chains interleaved (mma_tf32 is asm volatile: in program order one
+      // chain's 8 dependent mma would run back to back, which the pipeline hides with 14 warps and two
+      // warps here cannot). Each chain still sees hi then lo of k8 steps 0..3 in turn: the pipeline's
+      // chain, the same bits. fn's rows are loaded a k8 step at a time: 2 d a stream and row tile.
+      float chain[kN][kNt][4] = {};
 #pragma unroll
       for (int jj = 0; jj < 4; ++jj) {
-        uint32_t a[kN][4], bh[kN][2], bl[kN][2];
+        uint32_t a[kN][4], bh[kN][kNt][2], bl[kN][kNt][2];
 #pragma unroll
         for (int i = 0; i < kN; ++i) {
-          const float2 f = g < kRows ? *reinterpret_cast<const float2*>(fn_lane + i * G::kDs + v * kStageD + 2 * jj)
-                                     : make_float2(0.0f, 0.0f);
-          pipeline_mhc::split_tf32(f.x, bh[i][0], bl[i][0]);
-          pipeline_mhc::split_tf32(f.y, bh[i][1], bl[i][1]);
+#pragma unroll
+          for (int nt = kNt0; nt < kNt1; ++nt) {
+            const float2 f = nt * 8 + g < kRows ? *reinterpret_cast<const float2*>(
+                                                      fn_lane + nt * 8 * fn_stride<7168>() + i * G::kDs + v * kStageD + 2 * jj)
+                                                : make_float2(0.0f, 0.0f);
+            pipeline_mhc::split_tf32(f.x, bh[i][nt][0], bl[i][nt][0]);
+            pipeline_mhc::split_tf32(f.y, bh[i][nt][1], bl[i][nt][1]);
+          }
           a[i][0] = pipeline_mhc::tf32_of(r[0][i], 2 * jj), a[i][1] = pipeline_mhc::tf32_of(r[1][i], 2 * jj);
           a[i][2] = pipeline_mhc::tf32_of(r[0][i], 2 * jj + 1), a[i][3] = pipeline_mhc::tf32_of(r[1][i], 2 * jj + 1);
         }
 #pragma unroll
-        for (int i = 0; i < kN; ++i) pipeline_mhc::mma_tf32(chain[i], a[i][0], a[i][1], a[i][2], a[i][3], bh[i][0], bh[i][1]);
+        for (int i = 0; i < kN; ++i)
 #pragma unroll
-        for (int i = 0; i < kN; ++i) pipeline_mhc::mma_tf32(chain[i], a[i][0], a[i][1], a[i][2], a[i][3], bl[i][0], bl[i][1]);
+          for (int nt = kNt0; nt < kNt1; ++nt)
+            pipeline_mhc::mma_tf32(chain[i][nt], a[i][0], a[i][1], a[i][2], a[i][3], bh[i][nt][0], bh[i][nt][1]);
+#pragma unroll
+        for (int i = 0; i < kN; ++i)
+#pragma unroll
+          for (int nt = kNt0; nt < kNt1; ++nt)
+            pipeline_mhc::mma_tf32(chain[i][nt], a[i][0], a[i][1], a[i][2], a[i][3], bl[i][nt][0], bl[i][nt][1]);
       }
-      float part[4] = {};  // the streams in order, as the pipeline's acc
+      float part[4 * kNt] = {};  // the streams in order, as the pipeline's acc
 #pragma unroll
       for (int i = 0; i < kN; ++i)
 #pragma unroll
-        for (int q = 0; q < 4; ++q) part[q] += chain[i][q];
+        for (int nt = kNt0; nt < kNt1; ++nt)
+#pragma unroll
+          for (int q = 0; q < 4; ++q) part[4 * nt + q] += chain[i][nt][q];
       float ssq[2][kSq];
-      pipeline_mhc::tile_squares<kNorm, false>(r, g, ssq);
+      if constexpr (kSquares) pipeline_mhc::tile_squares<kNorm, false>(r, g, ssq);
       __syncwarp();
       if (lane == 0) mbar_arrive(&ct.empty[slot]);  // the words are used: the slot may refill
 #pragma unroll
-      for (int q = 0; q < 4; ++q) acc[q] = v == 0 ? part[q] : acc[q] + part[q];
-      add_stage_squares(sq, ssq, v);
+      for (int q = 4 * kNt0; q < 4 * kNt1; ++q) acc[q] = v == 0 ? part[q] : acc[q] + part[q];
+      if constexpr (kSquares) add_stage_squares(sq, ssq, v);
     }
-    // The collapses come in tile order, and this pair waited for tile j - 2 - kRing's before its last
-    // push: the parity wait in push_tile is sound.
-    push_tile(ct, rank, j, m0, acc, sq, lane);
+    // The collapses come in tile order (and a pair waited for tile j - 2 - kRing's before its last
+    // push): the parity wait in push_tile is sound.
+    push_tile<M, kNorm, 7168, kNt0, kNt1, kSquares>(ct, rank, j, m0, acc, sq, lane);
+  }
+}
+
+template <Mode M, bool kNorm>
+__device__ __forceinline__ void mma_loop_tf32(Ctrl<M, kNorm, 7168>& ct, const unsigned char* stages,
+                                              const float* fn_s, int rank, int ntiles) {
+  constexpr int kNt = (rows<M>() + 7) / 8;
+  if constexpr (kNt == 1) {
+    project_tf32<M, kNorm, false, 0, 1, true>(ct, stages, fn_s, rank, ntiles);
+  } else if (threadIdx.x % 128 < 64) {
+    project_tf32<M, kNorm, true, 0, 1, true>(ct, stages, fn_s, rank, ntiles);
+  } else {
+    project_tf32<M, kNorm, true, 1, kNt, false>(ct, stages, fn_s, rank, ntiles);
   }
 }
 
@@ -629,16 +664,20 @@ __device__ __forceinline__ void tile_collapsed(Ctrl<M, kNorm, kD>& ct, int s, in
 }
 
 // The collapse of each tile once its weights arrive, the residual re-read from L2 (the pipeline's
-// collapse8).
-template <Mode M, bool kNorm>
-__device__ __forceinline__ void collapse_loop(const MhcPreParams& pp, Ctrl<M, kNorm, 4096>& ct, int rank,
+// collapse8). A thread keeps one 8-d chunk of the CTA's d and takes every kStep-th token of the tile:
+// D = 4096 32 chunks x 4 (every thread), D = 7168 56 chunks x 2 (112 threads; the rest only signal).
+template <Mode M, bool kNorm, int kD>
+__device__ __forceinline__ void collapse_loop(const MhcPreParams& pp, Ctrl<M, kNorm, kD>& ct, int rank,
                                               int64_t first_tile, int64_t tile_step, int ntiles, bool identity) {
-  constexpr int kTile = Geo<4096>::kTile, kDs = Geo<4096>::kDs, kHidden = Geo<4096>::kHidden;
+  using G = Geo<kD>;
+  constexpr int kTile = G::kTile, kDs = G::kDs, kHidden = G::kHidden, kChunks = kDs / 8, kStep = 128 / kChunks;
+  static_assert(kTile % kStep == 0 && kTile / kStep == 16, "16 tokens a thread: two batches of 8");
   const int tid = threadIdx.x % 128;
-  const int64_t d = int64_t(rank) * kDs + 8 * (tid % 32);
-  const int m0 = tid / 32;  // tokens m0, m0 + 4, ...
+  const bool active = kChunks * kStep == 128 || tid < kChunks * kStep;
+  const int64_t d = int64_t(rank) * kDs + 8 * (tid % kChunks);
+  const int m0 = active ? tid / kChunks : 0;  // tokens m0, m0 + kStep, ...
   float wv[8] = {};
-  if (kNorm) load_bf16x8(pp.norm_weight + d, wv);
+  if (kNorm && active) load_bf16x8(pp.norm_weight + d, wv);
   constexpr int kBatch = 8;  // tokens whose loads are in flight together
   // The next batch's loads are issued as soon as the registers are free: the first batch of tile
   // j + 1 before the wait for its weights (its boxes are in L2 by the time tile j is collapsed), so
@@ -646,12 +685,13 @@ __device__ __forceinline__ void collapse_loop(const MhcPreParams& pp, Ctrl<M, kN
   // refilled as soon as it is collapsed (not once the batch is), so that 8 tokens' loads stay in
   // flight while the batch is computed.
   uint4 r[kBatch][kN];
-  const auto load_token = [&](int k, int64_t tile, int b) {  // r[k] = token m0 + 4 (b + k) of the tile
-    const int64_t t = tile * kTile + m0 + 4 * (b + k);
+  const auto load_token = [&](int k, int64_t tile, int b) {  // r[k] = token m0 + kStep (b + k) of the tile
+    const int64_t t = tile * kTile + m0 + kStep * (b + k);
 #pragma unroll
     for (int i = 0; i < kN; ++i)
-      r[k][i] = t < pp.tokens ? __ldcs(reinterpret_cast<const uint4*>(pp.residual + (t * kN + i) * kHidden + d))
-                              : make_uint4(0, 0, 0, 0);
+      r[k][i] = t < pp.tokens && active
+                    ? __ldcs(reinterpret_cast<const uint4*>(pp.residual + (t * kN + i) * kHidden + d))
+                    : make_uint4(0, 0, 0, 0);
   };
   if (ntiles > 0) {
 #pragma unroll
@@ -662,20 +702,20 @@ __device__ __forceinline__ void collapse_loop(const MhcPreParams& pp, Ctrl<M, kN
     const int64_t tile = first_tile + j * tile_step;
     mbar_wait<1000>(&ct.weights_full[s], (j / kRing) & 1);
 #pragma unroll
-    for (int b = 0; b < kTile / 4; b += kBatch) {
+    for (int b = 0; b < kTile / kStep; b += kBatch) {
 #pragma unroll
       for (int k = 0; k < kBatch; ++k) {
-        const int m = m0 + 4 * (b + k);
+        const int m = m0 + kStep * (b + k);
         const int64_t t = tile * kTile + m;
         const float4 pre = *reinterpret_cast<const float4*>(&ct.weights[s][m][0]);
         const float norm_scale = ct.weights[s][m][4];
         float out[8];
         pipeline_mhc::collapse8<kNorm>(r[k], pre, norm_scale, wv, identity, out);
-        if (b + kBatch < kTile / 4)
+        if (b + kBatch < kTile / kStep)
           load_token(k, tile, b + kBatch);
         else if (j + 1 < ntiles)
           load_token(k, tile + tile_step, 0);
-        if (t < pp.tokens) store_bf16x8(pp.layer_input + t * kHidden + d, out);
+        if (t < pp.tokens && active) store_bf16x8(pp.layer_input + t * kHidden + d, out);
       }
     }
     tile_collapsed(ct, s, tid);
@@ -703,15 +743,16 @@ __device__ __forceinline__ void ring_collapse8(const uint4 (&r)[kN], float4 pre,
 // weighted by the carried pre_mix (ring_collapse8: the pipeline's bits). Tile j's
 // weights (unused here) still mean "every owner consumed tile j's partials": the slot-reuse signal
 // (collapsed) that the projection waits for is given two tiles late, once they are surely there.
+template <int kD>
 __device__ __forceinline__ void ring_collapse_loop(const MhcPreParams& pp, const DelayedArgs& da,
-                                                   Ctrl<Mode::kDelayed, false, 4096>& ct,
+                                                   Ctrl<Mode::kDelayed, false, kD>& ct,
                                                    const unsigned char* stages, int rank, int64_t first_tile,
                                                    int64_t tile_step, int ntiles) {
-  using G = Geo<4096>;
+  using G = Geo<kD>;
   constexpr int kTile = G::kTile, kDs = G::kDs, kHidden = G::kHidden, kSteps = G::kSteps;
-  constexpr int kStageBytes = G::kStageBytes;
+  constexpr int kStageBytes = G::kStageBytes, kH = G::kRowsPerThread;
   constexpr int kLag = 2;  // tiles between a tile's stages and its signal
-  constexpr int kStages = ring_stages<Mode::kDelayed, 4096>();
+  constexpr int kStages = ring_stages<Mode::kDelayed, kD>();
   const int tid = threadIdx.x % 128, lane = tid % 32, c = tid % 4;
   const uint32_t stages_u32 = smem_u32(stages);
   const bool identity = da.pre_mix == nullptr;
@@ -722,9 +763,9 @@ __device__ __forceinline__ void ring_collapse_loop(const MhcPreParams& pp, const
     mbar_wait<1000>(&ct.weights_full[s], (j / kRing) & 1);
     tile_collapsed(ct, s, tid);
   };
-  const auto load_pre = [&](int j, float4 (&pre)[2]) {
+  const auto load_pre = [&](int j, float4 (&pre)[kH]) {
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
+    for (int h = 0; h < kH; ++h) {
       const int64_t t = token(j, h);
       float w[kN] = {};
       if (!identity && j < ntiles && t < pp.tokens)
@@ -733,34 +774,34 @@ __device__ __forceinline__ void ring_collapse_loop(const MhcPreParams& pp, const
       pre[h] = make_float4(w[0], w[1], w[2], w[3]);
     }
   };
-  float4 pre[2], pre_next[2];
+  float4 pre[kH], pre_next[kH];
   load_pre(0, pre);
   for (int j = 0; j < ntiles; ++j) {
     if (j >= kLag) tile_done(j - kLag);
     for (int v = 0; v < kSteps; ++v) {
       const int it = j * kSteps + v, slot = it % kStages;
       mbar_wait(&ct.full[slot], (it / kStages) & 1);
-      uint4 r[2][kN];
+      uint4 r[kH][kN];
 #pragma unroll
-      for (int h = 0; h < 2; ++h) load_row_chunk<4096>(stages_u32 + slot * kStageBytes, tid / 4 + 32 * h, c, r[h]);
+      for (int h = 0; h < kH; ++h) load_row_chunk<kD>(stages_u32 + slot * kStageBytes, tid / 4 + 32 * h, c, r[h]);
       // The slot is released once the words are used (as the projection does), not right after
       // their loads were issued: that version gave one token a wrong stage, always a tile's last,
       // in about 1 of 10 runs at T = 901 .. 1500 (the next box landing before the loads read?);
       // this one none in 9 + 436 runs (benchmarks/NOTES.md).
-      float out[2][8];
+      float out[kH][8];
 #pragma unroll
-      for (int h = 0; h < 2; ++h) ring_collapse8(r[h], pre[h], identity, out[h]);
+      for (int h = 0; h < kH; ++h) ring_collapse8(r[h], pre[h], identity, out[h]);
       __syncwarp();
       if (lane == 0) mbar_arrive(&ct.empty[slot]);
 #pragma unroll
-      for (int h = 0; h < 2; ++h) {
+      for (int h = 0; h < kH; ++h) {
         const int64_t t = token(j, h);
         if (t < pp.tokens) store_bf16x8(pp.layer_input + t * kHidden + d0 + v * kStageD, out[h]);
       }
       if (v == 0) load_pre(j + 1, pre_next);  // the next tile's weights, in flight during this one
     }
 #pragma unroll
-    for (int h = 0; h < 2; ++h) pre[h] = pre_next[h];
+    for (int h = 0; h < kH; ++h) pre[h] = pre_next[h];
   }
   for (int j = ntiles > kLag ? ntiles - kLag : 0; j < ntiles; ++j) tile_done(j);
 }
@@ -903,7 +944,6 @@ __global__ void __launch_bounds__(threads<M>(), 1)
     mhc_tma_kernel(const __grid_constant__ CUtensorMap map, const __grid_constant__ CUtensorMap xmap, MhcPreParams pp,
                    DelayedArgs da, MhcPostParams post) {
   using G = Geo<kD>;
-  static_assert(!G::kTf32 || held_collapse<M>(), "D = 7168: hc_head and the fused seam");
   constexpr int kTile = G::kTile, kDs = G::kDs, kSteps = G::kSteps, kStageBytes = G::kStageBytes;
   constexpr int kBoxBytes = G::kBoxBytes, kXSlots = x_slots<kD>();
   extern __shared__ __align__(16) unsigned char smem_raw[];
@@ -931,8 +971,9 @@ __global__ void __launch_bounds__(threads<M>(), 1)
     if (kPost) asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&xmap)) : "memory");
     for (int s = 0; s < kStages; ++s) {
       mbar_init_count(&ct.full[s], 1);
-      // The consuming warps: the projection's (two a tile at D = 7168) and the collapse's when it reads the ring.
-      mbar_init_count(&ct.empty[s], (G::kTf32 ? 2 : 4) + (kReadOnce ? 4 : 0));
+      // The consuming warps: the projection's (two a tile for hc_head at D = 7168) and the collapse's when it
+      // reads the ring.
+      mbar_init_count(&ct.empty[s], (G::kTf32 && rows<M>() == kN ? 2 : 4) + (kReadOnce ? 4 : 0));
       if (kPost) mbar_init_count(&ct.posted[s], 128);  // every post thread
     }
     for (int s = 0; s < kXSlots; ++s) mbar_init_count(&ct.x_empty[s], 4);
@@ -971,7 +1012,6 @@ __global__ void __launch_bounds__(threads<M>(), 1)
     if (kPost && it >= kXSlots) mbar_wait<1000>(&ct.x_empty[it % kXSlots], ((it / kXSlots) & 1) ^ 1);
     mbar_arm(&ct.full[slot], kStageBytes + (kPost ? kBoxBytes : 0));
     const uint32_t bar = smem_u32(&ct.full[slot]), dst = smem_u32(stages) + slot * kStageBytes;
-#pragma unroll
     tma_load_stage(dst, &map, rank * kDs + v * kStageD, t0, bar, policy);
     if (kPost) tma_load_box_2d(smem_u32(xs) + (it % kXSlots) * kBoxBytes, &xmap, rank * kDs + v * kStageD, t0, bar,
                                policy);
@@ -1021,13 +1061,11 @@ __global__ void __launch_bounds__(threads<M>(), 1)
     if constexpr (kRegs.collapse < kRegs.launch)
       asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegs.collapse));
     held_collapse_loop<M, kNorm, kD>(pp, ct, stages, rank, cluster_id, clusters, ntiles);
-  } else if constexpr (G::kTf32) {
-    // not instantiated (static_assert above)
   } else if constexpr (ring_collapse<M, kNorm>()) {
-    ring_collapse_loop(pp, da, ct, stages, rank, cluster_id, clusters, ntiles);
+    ring_collapse_loop<kD>(pp, da, ct, stages, rank, cluster_id, clusters, ntiles);
   } else {
-    collapse_loop<M, kNorm>(pp, ct, rank, cluster_id, clusters, ntiles,
-                            pipeline_mhc::is_delayed(M) && da.pre_mix == nullptr);
+    collapse_loop<M, kNorm, kD>(pp, ct, rank, cluster_id, clusters, ntiles,
+                                pipeline_mhc::is_delayed(M) && da.pre_mix == nullptr);
   }
   cluster.sync();  // no CTA leaves while its shared memory may still be written
 }
@@ -1104,16 +1142,19 @@ int launch(const MhcPreParams& pp, cudaStream_t stream, const DelayedArgs& da = 
   static_assert(M == Mode::kPre || M == Mode::kDelayed || M == Mode::kHead,
                 "mhc_pre, mhc_pre_delayed on the streams, hc_head");
   const int64_t min_tokens = M == Mode::kHead ? kHeadMinTokens : kMinTokens;
-  // D = 7168: hc_head only (mhc_pre's 24 fn rows in fp32 take 172 KB of the CTA's shared memory).
-  const bool d7168 = M == Mode::kHead && pp.hidden == 7168;
-  if (pp.hc_mult != kN || (pp.hidden != 4096 && !d7168) || pp.tokens < min_tokens || pp.tokens > int64_t(1) << 31)
+  if (pp.hc_mult != kN || (pp.hidden != 4096 && pp.hidden != 7168) || pp.tokens < min_tokens ||
+      pp.tokens > int64_t(1) << 31)
     return -1;
   const bool norm = pp.norm_weight != nullptr;
   if (!aligned16(pp.residual) || !aligned16(pp.fn) || !aligned16(pp.layer_input) ||
       (norm && !aligned16(pp.norm_weight)) || (pipeline_mhc::is_delayed(M) && da.new_pre == nullptr))
     return -1;
-  if constexpr (M == Mode::kHead) {  // hc_head takes a norm only in the seam's composed path (D = 4096)
-    if (d7168) return norm ? -1 : launch_variant<M, false, 7168>(pp, da, {}, stream);
+  if (pp.hidden == 7168) {
+    if constexpr (M == Mode::kHead) {  // hc_head takes a norm only in the seam's composed path (D = 4096)
+      return norm ? -1 : launch_variant<M, false, 7168>(pp, da, {}, stream);
+    } else {
+      return norm ? launch_variant<M, true, 7168>(pp, da, {}, stream) : launch_variant<M, false, 7168>(pp, da, {}, stream);
+    }
   }
   return norm ? launch_variant<M, true, 4096>(pp, da, {}, stream) : launch_variant<M, false, 4096>(pp, da, {}, stream);
 }

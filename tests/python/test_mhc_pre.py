@@ -154,17 +154,19 @@ def test_cuda_graph_replay(tokens):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("d", [4096, 7168])
 @pytest.mark.parametrize("norm", [True, False], ids=["norm", "nonorm"])
-def test_cuda_batch_invariant_across_kernels(norm):
-    """§3.11 where the CUDA path changes kernel with T (n = 4, D = 4096): batches of 1024 tokens and
-    more take the TMA + wgmma kernel (64-token tiles), shorter ones the pipeline kernel (16-token
-    tiles; up to 16 tokens one tile, on one cluster); a token must get the same bits from both. A
+def test_cuda_batch_invariant_across_kernels(norm, d):
+    """§3.11 where the CUDA path changes kernel with T (n = 4): batches of 1024 tokens and more take the
+    TMA kernel (D = 4096: wgmma, 64-token tiles; D = 7168: the tf32 chains on mma.sync, 32-token tiles,
+    hc_head from 1536), shorter ones the pipeline kernel (16-token tiles; up to 16 tokens one tile, on
+    one cluster); a token must get the same bits from both. A
     2093-token batch (a partial last tile, 33 tiles over the clusters, magnitudes spread over six
     decades) against single tokens, short spans (13 and 16 tokens: one tile) and a 1053-token span
     shifted off the 64-token tile grid, for mhc_pre and mhc_pre_delayed (carried weights, and the
     identity entry without them), and for hc_head (its TMA kernel collapses each tile from the ring once
     the weights arrive; the final norm's variant is covered by mhc_post_hc_head's compose test)."""
-    n, d, t = 4, 4096, 2093
+    n, t = 4, 2093
     case = Case((t,), n, d, norm=norm, repeat=7, rms_eps=1e-6 if norm else 1e-20)
     residual, pre = make(case, seed_of("mhc_pre-kernels", case), "cuda")
     pre_mix = torch.rand(t, n, device="cuda") + case.pre_eps
@@ -222,7 +224,8 @@ def test_cuda_decode_streams(op):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("case", [Case((128,), 4, 7168, norm=True), Case((1024,), 8, 513, rms_eps=1e-20)], ids=str)
+@pytest.mark.parametrize("case", [Case((128,), 4, 7168, norm=True), Case((1024,), 8, 513, rms_eps=1e-20),
+                                  Case((1100,), 4, 7168, norm=True), Case((1025,), 4, 7168)], ids=str)
 def test_cuda_agrees_with_cpu(case):
     """Both backends are held to the float64 reference by test_accuracy; here the same inputs on both,
     and the CUDA result checked against the reference computed from them."""

@@ -206,7 +206,8 @@ def test_cuda_graph_replay(tokens, entry):
 @pytest.mark.gpu
 @pytest.mark.parametrize("entry", ENTRIES)
 @pytest.mark.parametrize("case", [Case((128,), 4, 7168, norm=True), Case((1024,), 8, 513, rms_eps=1e-20),
-                                  Case((33,), 1, 65, norm=True)], ids=str)
+                                  Case((33,), 1, 65, norm=True), Case((1100,), 4, 7168, norm=True),
+                                  Case((1025,), 4, 7168)], ids=str)
 def test_cuda_agrees_with_cpu(case, entry):
     """Both backends are held to the float64 reference by test_accuracy; here the same inputs on both."""
     residual, args = make(case, entry, seed_of("mhc_pre_delayed-cpu-cuda", case, entry))
