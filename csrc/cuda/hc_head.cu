@@ -10,7 +10,7 @@ namespace pipeline_mhc {
 int launch_head(const MhcPreParams& p, cudaStream_t stream) {
   MhcFusedParams fp{};
   fp.pre = p;
-  // Long batches at D = 4096 on the TMA kernel (same bits per token), else the pipeline kernel.
+  // Long batches at D = 4096 / 7168 on the TMA kernel (same bits per token), else the pipeline kernel.
   const int tma = tma_mhc::launch<Mode::kHead>(p, stream);
   return tma >= 0 ? tma : launch<Mode::kHead>(fp, stream);
 }

@@ -1,7 +1,7 @@
 // Fused post+pre. Short batches (n = 4): the pipelined kernel computes the post in registers, stores
 // the bf16 residual and projects those rounded values without reading them back. From
 // kFusedComposeMinTokens on, mhc_post then mhc_pre (its own dispatch: the TMA kernel at D = 4096 from
-// 1024 tokens) is faster than that kernel (benchmarks/NOTES.md, sessions 2026-11-26 (7) and (12)) and
+// 1024 tokens, at D = 7168 from 512) is faster than that kernel (benchmarks/NOTES.md, sessions 2026-11-26 (7) and (12)) and
 // gives the same bits per token: the pipeline applies mhc_post's FMA order, and mhc_pre's kernels
 // compute its projection term for term. Other shapes: the post kernel stores the residual and the pre
 // kernel reads it (§3.7's semantics either way).

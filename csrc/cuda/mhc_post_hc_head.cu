@@ -1,12 +1,13 @@
 // mhc_post_hc_head (spec §4.6) with streams_out (the model's MTP stash), n = 4, by T:
-//  - D = 4096 from tma_mhc::kFusedHeadMinTokens: the TMA kernel fuses the seam (the post applied to each
-//    stage in shared memory, the stash stored from there, hc_head's held collapse; mhc_tma_kernel.cuh).
-//    87-91 % of the 20·T·D floor with the norm at T >= 16384 against 57-59 % composed (NOTES, 13-14).
+//  - D = 4096 / 7168 from tma_mhc::min_tokens (1536 / 1024): the TMA kernel fuses the seam (the post
+//    applied to each stage in shared memory, the stash stored from there, hc_head's held collapse;
+//    mhc_tma_kernel.cuh). With the norm at T >= 16384: 87-91 % of the 20·T·D floor at D = 4096 against
+//    57-59 % composed (NOTES, sessions 13-14), 83-85 % at D = 7168 against 60 % on the pipeline (15).
 //  - D = 4096 from kFusedComposeMinTokens: mhc_post, then hc_head's pipeline over the stored stash
 //    (with the final RMSNorm), 9-17 % faster than the fused pipeline (NOTES, session 12).
 //  - else the pipelined kernel: the post in registers, the stash stored, the collapse from it (L2). At
 //    D = 7168 the composed pair measured slower (hc_head's fp32-fn engine with the norm: 386 against
-//    335 us at T = 4096), so it keeps this.
+//    335 us at T = 4096), so it keeps this below 1024 tokens.
 // Every path gives the same bits per token: mhc_post's FMA order, then hc_head's chains on the
 // rounded streams (the stash's values). Otherwise (no stash, other n or D) the general tile kernel
 // (mhc_post_hc_head_kernel.cuh) for any n and D.

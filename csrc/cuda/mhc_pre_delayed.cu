@@ -5,7 +5,7 @@
 
 namespace dsv4::cuda {
 
-// n = 4 on the streams: prefill at D = 4096 on the TMA kernel, the rest on the pipelined cluster
+// n = 4 on the streams: prefill at D = 4096 / 7168 on the TMA kernel, the rest on the pipelined cluster
 // kernel (the same bits per token; their owners store new_pre and hand the carried weights to the
 // collapse); the broadcast entry (x, fn of width D) and other shapes: the general one.
 int mhc_pre_delayed(const MhcPreDelayedParams& p, void* stream) {

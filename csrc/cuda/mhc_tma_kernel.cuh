@@ -1,7 +1,8 @@
 // Prefill of mhc_pre, V4.1's mhc_pre_delayed (streams entry), hc_head (with or without the final norm)
-// and mhc_post_hc_head with streams_out (the fused seam) for hc_mult n = 4 and D = 4096 on sm_90a:
-// the residual streamed by TMA into a shared-memory ring and projected by wgmma, with the
-// pipeline kernel's arithmetic, so that a token gets the same bits here and there.
+// and mhc_post_hc_head with streams_out (the fused seam) for hc_mult n = 4 and D = 4096 or 7168 on
+// sm_90a: the residual streamed by TMA into a shared-memory ring and projected (wgmma at D = 4096,
+// mma.sync at 7168), with the pipeline kernel's arithmetic, so that a token gets the same bits here
+// and there.
 //
 // Why: the pipeline kernel (mhc_pipeline_kernel.cuh) keeps the per-tile reduction chain off the
 // critical path, but its workers load the residual into registers and run ~1300 instructions per
@@ -21,13 +22,16 @@
 // benchmarks/wgmma_mma_bits.cu); the 8 stages (the pipeline's 8 worker warps) are added in order,
 // the 16 ranks in rank order by the owners; the squares or the Gram matrix are the pipeline's own
 // code (tile_squares), and so is the collapse (collapse8). So mhc_pre dispatches by T: the pipeline
-// for short batches (its decode chain is shorter), this kernel from kMinTokens on (hc_head from
-// kHeadMinTokens).
+// for short batches (its decode chain is shorter), this kernel from min_tokens() on.
 //
 // A cluster of 16 CTAs splits the hidden dim: CTA q owns d in [256 q, 256 q + 256) of all 4
 // streams. fn's slice (24 rows x 1024 k) is staged once as bf16 hi / mid / lo parts (hi + mid + lo
 // = fn to 2^-27, so the bf16 products are exact in fp32). Tiles are 64 tokens (the wgmma M); a tile
-// is 8 stages of 64 tokens x 32 d x 4 streams (16 KB, one 3-D TMA box per stream, 64-byte swizzle).
+// is 8 stages of 64 tokens x 32 d x 4 streams (16 KB, one 3-D TMA box, 64-byte swizzle).
+// D = 7168 (Geo<7168>): CTA q owns 448 d, 14 stages; the prefill engine whose bits a token must get is
+// the pipeline's tf32 one (fn split hi + lo per use), so fn's slice is staged as fp32 (24 rows: 172 KB)
+// and the projection warps run its mma.sync chains on 16 tokens each (mma_loop_tf32); tiles are 32
+// tokens (8 KB stages), so that hc_head's held tile (14 stages) fits a 23-slot ring.
 // Warp roles:
 //  - warp 0: TMA producer over a ring of ring_stages() stages (lane 0; the other warps stage fn
 //    meanwhile);
@@ -53,6 +57,8 @@
 // The projection warpgroup takes registers from the producer/owner warpgroup (setmaxnreg): at the
 // launch's 168 a thread its stage spilled with the fused norm.
 // The barrier setup runs before the programmatic-dependent-launch wait (cuda_common.cuh).
+// Measured at D = 7168 (T = 16384, session 2026-11-27 (15)): hc_head 489 us (81 %), the seam with the
+// norm 959 (83 %), mhc_pre 797 (50 %; the pipeline: 1220), mhc_pre_delayed without the norm 677 (59 %).
 // Measured (H100, D = 4096, T = 16384, benchmarks/NOTES.md): mhc_pre 353 us, 65 % of the floor (the
 // pipeline: 655). The projection is not the bound: with its wgmma removed the kernel ran 375 us (395
 // with). The bound is the cycle that the L2 re-read imposes: tile j loads only after the collapse of
@@ -188,14 +194,17 @@ constexpr int x_bytes() {
   return pipeline_mhc::has_post(M) ? x_slots<kD>() * Geo<kD>::kBoxBytes : 0;
 }
 // Shortest batch this kernel takes; shorter ones run on the pipeline kernel (same bits). Measured on
-// the H100 (benchmarks/NOTES.md, session 2026-11-26 (2)).
-constexpr int64_t kMinTokens = 1024;
-// hc_head (with or without the final norm) and mhc_post_hc_head with streams_out (the post applied in
-// the ring) from here on: with programmatic dependent launch this kernel measured faster from 1536
-// tokens (hc_head T = 2048 44-46 -> 39 us, the seam with the norm 106-108 -> 81; without PDL the
-// pipeline had been faster up to 2048); 1024 is not measured with PDL.
-constexpr int64_t kHeadMinTokens = 1536;
-constexpr int64_t kFusedHeadMinTokens = 1536;
+// the H100 (benchmarks/NOTES.md): mhc_pre / mhc_pre_delayed from 1024 tokens at D = 4096 (session
+// 2026-11-26 (2)), from 512 at D = 7168 (T = 768: 70 -> 59 us; 512 is the lowest measured).
+// hc_head (with or without the final norm) from 1536 at both D: with programmatic dependent launch
+// faster from there at D = 4096 (T = 2048 44-46 -> 39 us; 1024 not measured with PDL), even at D = 7168
+// (slower at 1024-1280). mhc_post_hc_head with streams_out (the post applied in the ring) from 1536 at
+// D = 4096 (with the norm T = 2048 106-108 -> 81 us), from 1024 at D = 7168 (T = 1024 95 -> 78 us;
+// lower not measured).
+template <int kD>
+constexpr int64_t min_tokens(Mode m) {
+  return m == Mode::kHead ? 1536 : m == Mode::kFusedHead ? (kD == 4096 ? 1536 : 1024) : (kD == 4096 ? 1024 : 512);
+}
 
 // mhc_pre_delayed without the fused norm: the collapse needs nothing this op computes (the carried
 // pre_mix weights it), so it reads each stage from the ring beside the projection, and the residual
@@ -1141,9 +1150,8 @@ template <Mode M>
 int launch(const MhcPreParams& pp, cudaStream_t stream, const DelayedArgs& da = {}) {
   static_assert(M == Mode::kPre || M == Mode::kDelayed || M == Mode::kHead,
                 "mhc_pre, mhc_pre_delayed on the streams, hc_head");
-  const int64_t min_tokens = M == Mode::kHead ? kHeadMinTokens : kMinTokens;
-  if (pp.hc_mult != kN || (pp.hidden != 4096 && pp.hidden != 7168) || pp.tokens < min_tokens ||
-      pp.tokens > int64_t(1) << 31)
+  if (pp.hc_mult != kN || (pp.hidden != 4096 && pp.hidden != 7168) ||
+      pp.tokens < (pp.hidden == 4096 ? min_tokens<4096>(M) : min_tokens<7168>(M)) || pp.tokens > int64_t(1) << 31)
     return -1;
   const bool norm = pp.norm_weight != nullptr;
   if (!aligned16(pp.residual) || !aligned16(pp.fn) || !aligned16(pp.layer_input) ||
@@ -1165,7 +1173,8 @@ int launch(const MhcPreParams& pp, cudaStream_t stream, const DelayedArgs& da = 
 inline int launch_fused_head(const MhcFusedParams& p, cudaStream_t stream) {
   const MhcPreParams& pp = p.pre;
   const MhcPostParams& post = p.post;
-  if (pp.hc_mult != kN || (pp.hidden != 4096 && pp.hidden != 7168) || pp.tokens < kFusedHeadMinTokens ||
+  if (pp.hc_mult != kN || (pp.hidden != 4096 && pp.hidden != 7168) ||
+      pp.tokens < (pp.hidden == 4096 ? min_tokens<4096>(Mode::kFusedHead) : min_tokens<7168>(Mode::kFusedHead)) ||
       pp.tokens > int64_t(1) << 31 || post.out == nullptr)
     return -1;
   const bool norm = pp.norm_weight != nullptr;

@@ -249,8 +249,9 @@ def test_cuda_batch_invariant_across_kernels(norm, d):
     """§3.11 where the CUDA seam with streams_out (n = 4, D = 4096) changes kernels with T: below 128
     tokens the pipelined kernel (the post in registers), from 128 mhc_post then hc_head's kernel over the
     stash, from 1536 the TMA kernel that applies the post to each stage in shared memory and holds the tile
-    until its weights arrive. At D = 7168: the pipelined kernel below 1536 tokens (tf32 engine), the TMA
-    kernel (32-token tiles, the tf32 chains on mma.sync) from there on. A 2700-token batch (a partial
+    until its weights arrive. At D = 7168: the pipelined kernel below 1024 tokens (tf32 engine), the TMA
+    kernel (32-token tiles, the tf32 chains on mma.sync) from there on (spans of 1023 and 1024 tokens
+    probe it). A 2700-token batch (a partial
     last tile, magnitudes over six decades) against single tokens and spans on each path (a 2600-token
     one off the tile grids): the output and the stash bitwise."""
     n, t = 4, 2700
@@ -269,7 +270,8 @@ def test_cuda_batch_invariant_across_kernels(norm, d):
         return out, stash
 
     spans = [(tok, tok + 1) for tok in (0, 63, 64, 1535, 1536, t - 1)] + [(5, 70), (100, 228), (37, 1500),
-                                                                         (50, 2650), (t - 2600, t), (t - 13, t)]
+                                                                         (50, 2650), (t - 2600, t), (t - 13, t),
+                                                                         (100, 1123), (100, 1124)]
     assert_spans_match({"mhc_post_hc_head": call}, spans)
 
 

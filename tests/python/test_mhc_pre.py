@@ -157,10 +157,11 @@ def test_cuda_graph_replay(tokens):
 @pytest.mark.parametrize("d", [4096, 7168])
 @pytest.mark.parametrize("norm", [True, False], ids=["norm", "nonorm"])
 def test_cuda_batch_invariant_across_kernels(norm, d):
-    """§3.11 where the CUDA path changes kernel with T (n = 4): batches of 1024 tokens and more take the
-    TMA kernel (D = 4096: wgmma, 64-token tiles; D = 7168: the tf32 chains on mma.sync, 32-token tiles,
-    hc_head from 1536), shorter ones the pipeline kernel (16-token tiles; up to 16 tokens one tile, on
-    one cluster); a token must get the same bits from both. A
+    """§3.11 where the CUDA path changes kernel with T (n = 4): batches of 1024 tokens and more (D = 4096:
+    wgmma, 64-token tiles) or 512 (D = 7168: the tf32 chains on mma.sync, 32-token tiles; hc_head from
+    1536 at both) take the TMA kernel, shorter ones the pipeline kernel (16-token tiles; up to 16 tokens
+    one tile, on one cluster); a token must get the same bits from both (spans of 511 and 512 tokens
+    probe D = 7168's threshold). A
     2093-token batch (a partial last tile, 33 tiles over the clusters, magnitudes spread over six
     decades) against single tokens, short spans (13 and 16 tokens: one tile) and a 1053-token span
     shifted off the 64-token tile grid, for mhc_pre and mhc_pre_delayed (carried weights, and the
@@ -183,7 +184,8 @@ def test_cuda_batch_invariant_across_kernels(norm, d):
         head = (pre.fn[:n].contiguous(), pre.hc_scale[:1].contiguous(), pre.hc_base[:n].contiguous())
         calls["hc_head"] = lambda s: OPS.hc_head(residual[s], *head, c.rms_eps, c.pre_eps)
     spans = [(tok, tok + 1) for tok in (0, 63, 64, 1023, 1024, t - 1)] + [(5, 70), (960, 1023), (37, 1090),
-                                                                       (t - 1040, t), (100, 116), (t - 13, t)]
+                                                                       (t - 1040, t), (100, 116), (t - 13, t),
+                                                                       (200, 711), (200, 712)]
     assert_spans_match(calls, spans)
 
 
