@@ -86,11 +86,11 @@ constexpr int kStageD = pipeline_mhc::kWarpD;  // d per stage: one pipeline work
 constexpr int kRing = 3;                   // partial / weight ring slots
 constexpr int kLoadLag = 2;                // tile j loads after this CTA collapsed tile j - kLoadLag
 constexpr int kOwnerWarps = 3;
-// The kernel's shape for a hidden size. D = 4096 (every mode): the CTA's 256 d are 8 stages, a tile is
-// 64 tokens (the wgmma M), fn's bf16 parts are staged and the projection is wgmma. D = 7168 (hc_head and
-// the fused seam, held collapse): the CTA's 448 d are 14 stages, so a held tile of 64 tokens would take
-// 224 KB; a tile is 32 tokens (112 KB held), and the projection is the pipeline's tf32 engine (the
-// prefill engine of this D, whose bits a token must get) on mma.sync, a warp 16 tokens (mma_loop_tf32).
+// The kernel's shape for a hidden size. D = 4096: the CTA's 256 d are 8 stages, a tile is 64 tokens (the
+// wgmma M), fn's bf16 parts are staged and the projection is wgmma. D = 7168: the CTA's 448 d are 14
+// stages, so hc_head's held tile of 64 tokens would take 224 KB; a tile is 32 tokens (112 KB held), and
+// the projection is the pipeline's tf32 engine (the prefill engine of this D, whose bits a token must
+// get) on mma.sync, a warp 16 tokens (mma_loop_tf32).
 template <int kD>
 struct Geo {
   static_assert(kD == 4096 || kD == 7168, "the TMA kernel's hidden sizes");
@@ -239,7 +239,8 @@ struct alignas(16) Ctrl {
   // every stage: from global memory their latency sat on its path (2.0 K cycles a stage against 0.7 K
   // without the norm), and the ring's slots wait for the collapse.
   alignas(16) bf16 norm_w[kNorm && held_collapse<M>() ? Geo<kD>::kDs : 8];
-  // D = 7168: the ring stages whose wait each projection pair has passed (mma_loop_tf32).
+  // D = 7168, hc_head and the seam: the ring stages whose wait each projection pair has passed
+  // (project_tf32).
   int progress[2];
 };
 
@@ -258,8 +259,8 @@ static_assert(smem_bytes<Mode::kFusedHead, true, 7168>() <= 227 * 1024, "one CTA
 // A stage, every stream, in one copy: residual[t0 .. t0 + kTile - 1][0 .. 3][d0 .. d0 + 31] as the box
 // (32 d, kTile tokens, 4 streams) of a map whose dimensions are ordered (d, token, stream), so that each
 // stream's tokens land contiguously (stream i at i * kBoxBytes), kept in L2 (policy). One copy a stage
-// instead of one a stream: the producer spent ~170 cycles a copy (benchmarks/NOTES.md), which at D = 7168
-// (8 KB stages) was more than a stage's time at the HBM roof.
+// instead of one a stream: fewer producer instructions (measured: the seam with the norm at D = 7168 3 %
+// faster, the rest within 1 %; benchmarks/NOTES.md, session 2026-11-27 (15)).
 __device__ __forceinline__ void tma_load_stage(uint32_t dst, const CUtensorMap* map, int d0, int t0, uint32_t bar,
                                                uint64_t policy) {
   asm volatile(
