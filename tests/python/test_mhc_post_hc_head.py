@@ -251,9 +251,9 @@ def test_cuda_batch_invariant_across_kernels(norm, d):
     stash, from 1536 the TMA kernel that applies the post to each stage in shared memory and holds the tile
     until its weights arrive. At D = 7168: the pipelined kernel below 1024 tokens (tf32 engine), the TMA
     kernel (32-token tiles, the tf32 chains on mma.sync) from there on (spans of 1023 and 1024 tokens
-    probe it). A 2700-token batch (a partial
-    last tile, magnitudes over six decades) against single tokens and spans on each path (a 2600-token
-    one off the tile grids): the output and the stash bitwise."""
+    probe it). A 2700-token batch (a partial last tile, magnitudes over six decades) against single
+    tokens and spans on each path (a 2600-token one off the tile grids): the output and the stash
+    bitwise."""
     n, t = 4, 2700
     torch.manual_seed(seed_of("mhc_post_hc_head-kernels", norm, d))
     scale = torch.logspace(-3, 3, t, device="cuda").view(t, 1, 1)[torch.randperm(t, device="cuda")]

@@ -161,10 +161,9 @@ def test_cuda_batch_invariant_across_kernels(norm, d):
     wgmma, 64-token tiles) or 512 (D = 7168: the tf32 chains on mma.sync, 32-token tiles; hc_head from
     1536 at both) take the TMA kernel, shorter ones the pipeline kernel (16-token tiles; up to 16 tokens
     one tile, on one cluster); a token must get the same bits from both (spans of 511 and 512 tokens
-    probe D = 7168's threshold). A
-    2093-token batch (a partial last tile, 33 tiles over the clusters, magnitudes spread over six
+    probe D = 7168's threshold). A 2093-token batch (a partial last tile, magnitudes spread over six
     decades) against single tokens, short spans (13 and 16 tokens: one tile) and a 1053-token span
-    shifted off the 64-token tile grid, for mhc_pre and mhc_pre_delayed (carried weights, and the
+    shifted off the tile grid, for mhc_pre and mhc_pre_delayed (carried weights, and the
     identity entry without them), and for hc_head (its TMA kernel collapses each tile from the ring once
     the weights arrive; the final norm's variant is covered by mhc_post_hc_head's compose test)."""
     n, t = 4, 2093
