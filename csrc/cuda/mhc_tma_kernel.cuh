@@ -201,9 +201,8 @@ constexpr int x_bytes() {
 // (slower at 1024-1280). mhc_post_hc_head with streams_out (the post applied in the ring) from 1536 at
 // D = 4096 (with the norm T = 2048 106-108 -> 81 us), from 1024 at D = 7168 (T = 1024 95 -> 78 us;
 // lower not measured).
-template <int kD>
-constexpr int64_t min_tokens(Mode m) {
-  return m == Mode::kHead ? 1536 : m == Mode::kFusedHead ? (kD == 4096 ? 1536 : 1024) : (kD == 4096 ? 1024 : 512);
+constexpr int64_t min_tokens(Mode m, int64_t hidden) {
+  return m == Mode::kHead ? 1536 : m == Mode::kFusedHead ? (hidden == 4096 ? 1536 : 1024) : (hidden == 4096 ? 1024 : 512);
 }
 
 // mhc_pre_delayed without the fused norm: the collapse needs nothing this op computes (the carried
@@ -1151,8 +1150,8 @@ template <Mode M>
 int launch(const MhcPreParams& pp, cudaStream_t stream, const DelayedArgs& da = {}) {
   static_assert(M == Mode::kPre || M == Mode::kDelayed || M == Mode::kHead,
                 "mhc_pre, mhc_pre_delayed on the streams, hc_head");
-  if (pp.hc_mult != kN || (pp.hidden != 4096 && pp.hidden != 7168) ||
-      pp.tokens < (pp.hidden == 4096 ? min_tokens<4096>(M) : min_tokens<7168>(M)) || pp.tokens > int64_t(1) << 31)
+  if (pp.hc_mult != kN || (pp.hidden != 4096 && pp.hidden != 7168) || pp.tokens < min_tokens(M, pp.hidden) ||
+      pp.tokens > int64_t(1) << 31)
     return -1;
   const bool norm = pp.norm_weight != nullptr;
   if (!aligned16(pp.residual) || !aligned16(pp.fn) || !aligned16(pp.layer_input) ||
@@ -1175,8 +1174,7 @@ inline int launch_fused_head(const MhcFusedParams& p, cudaStream_t stream) {
   const MhcPreParams& pp = p.pre;
   const MhcPostParams& post = p.post;
   if (pp.hc_mult != kN || (pp.hidden != 4096 && pp.hidden != 7168) ||
-      pp.tokens < (pp.hidden == 4096 ? min_tokens<4096>(Mode::kFusedHead) : min_tokens<7168>(Mode::kFusedHead)) ||
-      pp.tokens > int64_t(1) << 31 || post.out == nullptr)
+      pp.tokens < min_tokens(Mode::kFusedHead, pp.hidden) || pp.tokens > int64_t(1) << 31 || post.out == nullptr)
     return -1;
   const bool norm = pp.norm_weight != nullptr;
   if (!aligned16(post.x) || !aligned16(post.residual) || !aligned16(post.out) || !aligned16(post.post_mix) ||
