@@ -456,18 +456,20 @@ __device__ __forceinline__ void owner_loop(const MhcFusedParams& p, const Delaye
   }
 }
 
-// fn's bf16 parts of one element, as the staging below computes them: hi + mid + lo = f, each
-// difference exact in fp32.
-__device__ __forceinline__ void split3_bf16(float f, bf16& hi, bf16& mid, bf16& lo) {
-  hi = to_bf16(f);
-  const float r1 = f - to_float(hi);
-  mid = to_bf16(r1);
-  lo = to_bf16(r1 - to_float(mid));
+// fn's bf16 parts of two elements a, b: w[p] holds part p of a (low half) and b (high half);
+// hi + mid + lo = f, each remainder exact in fp32. pack_bf16x2 is to_bf16 (the same bits), one cvt per
+// pair and part: a scalar to_bf16 per part cost the staging ~3x the instructions.
+__device__ __forceinline__ void split3_bf16x2(float a, float b, uint32_t (&w)[3]) {
+#pragma unroll
+  for (int p = 0; p < 3; ++p) {
+    w[p] = pack_bf16x2(a, b);
+    a -= __uint_as_float(w[p] << 16);
+    b -= __uint_as_float(w[p] & 0xffff0000u);
+  }
 }
 
 // The three parts of 8 consecutive fp32 fn values (null: a zero row) as the staged kBf16 slice
-// holds them: part p's 8 bf16 in one 16-byte word, element e at bf16 index e. The same bits as
-// split3_bf16 (pack_bf16x2 is to_bf16), one cvt per pair and part: this runs on the decode chain.
+// holds them: part p's 8 bf16 in one 16-byte word, element e at bf16 index e.
 __device__ __forceinline__ void split_bf16_parts(const float* src, uint4 (&parts)[3]) {
   float f[8] = {};
   if (src != nullptr) {
@@ -475,19 +477,11 @@ __device__ __forceinline__ void split_bf16_parts(const float* src, uint4 (&parts
     const float4 hi4 = __ldg(reinterpret_cast<const float4*>(src + 4));
     f[0] = lo4.x, f[1] = lo4.y, f[2] = lo4.z, f[3] = lo4.w, f[4] = hi4.x, f[5] = hi4.y, f[6] = hi4.z, f[7] = hi4.w;
   }
-  uint32_t w[3][4];
+  uint32_t w[4][3];
 #pragma unroll
-  for (int j = 0; j < 4; ++j) {
-    float a = f[2 * j], b = f[2 * j + 1];
+  for (int j = 0; j < 4; ++j) split3_bf16x2(f[2 * j], f[2 * j + 1], w[j]);
 #pragma unroll
-    for (int p = 0; p < 3; ++p) {
-      w[p][j] = pack_bf16x2(a, b);
-      a -= __uint_as_float(w[p][j] << 16);  // the remainder, exact in fp32
-      b -= __uint_as_float(w[p][j] & 0xffff0000u);
-    }
-  }
-#pragma unroll
-  for (int p = 0; p < 3; ++p) parts[p] = make_uint4(w[p][0], w[p][1], w[p][2], w[p][3]);
+  for (int p = 0; p < 3; ++p) parts[p] = make_uint4(w[0][p], w[1][p], w[2][p], w[3][p]);
 }
 
 // Staged fn slice: rows m < 8 * ceil(rows / 8) (zeros past the projections) of 4 * D/C values,
@@ -832,13 +826,14 @@ __global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedPa
       for (int b = 0; b < kBatch; ++b) {
         const int q = q0 + b * blockDim.x, m = q / (per_row / 8), rest = 8 * (q % (per_row / 8));
         if (q >= items) break;
-        const float f[8] = {v[b][0].x, v[b][0].y, v[b][0].z, v[b][0].w, v[b][1].x, v[b][1].y, v[b][1].z, v[b][1].w};
-        alignas(16) bf16 parts[3][8];  // the three parts carry 24+ bits of f
-#pragma unroll
-        for (int e = 0; e < 8; ++e) split3_bf16(f[e], parts[0][e], parts[1][e], parts[2][e]);
+        uint32_t w[4][3];  // the three parts carry 24+ bits of fn
+        split3_bf16x2(v[b][0].x, v[b][0].y, w[0]);
+        split3_bf16x2(v[b][0].z, v[b][0].w, w[1]);
+        split3_bf16x2(v[b][1].x, v[b][1].y, w[2]);
+        split3_bf16x2(v[b][1].z, v[b][1].w, w[3]);
 #pragma unroll
         for (int p3 = 0; p3 < 3; ++p3)
-          *reinterpret_cast<uint4*>(fb + p3 * part + m * fn_stride + rest) = *reinterpret_cast<const uint4*>(parts[p3]);
+          *reinterpret_cast<uint4*>(fb + p3 * part + m * fn_stride + rest) = make_uint4(w[0][p3], w[1][p3], w[2][p3], w[3][p3]);
       }
     }
   }

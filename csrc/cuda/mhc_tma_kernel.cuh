@@ -31,7 +31,7 @@
 // D = 7168 (Geo<7168>): CTA q owns 448 d, 14 stages; the prefill engine whose bits a token must get is
 // the pipeline's tf32 one (fn split hi + lo per use), so fn's slice is staged as fp32 (24 rows: 172 KB)
 // and the projection warps run its mma.sync chains on 16 tokens each (mma_loop_tf32); tiles are 32
-// tokens (8 KB stages), so that hc_head's held tile (14 stages) fits a 23-slot ring.
+// tokens (8 KB stages), so that hc_head's held tile (14 stages) fits a 24-slot ring.
 // Warp roles:
 //  - warp 0: TMA producer over a ring of ring_stages() stages (lane 0; the other warps stage fn
 //    meanwhile);
@@ -169,7 +169,7 @@ constexpr int fn_bytes() {  // fn's slice in shared memory: the wgmma B blocks, 
   return Geo<kD>::kTf32 ? rows<M>() * fn_stride<kD>() * 4 : Geo<kD>::kSteps * kN * 2 * b_block_bytes<M>();
 }
 // hc_head's collapse reads each tile from the ring once the tile's weights arrived: the ring (11
-// stages, 176 KB, at D = 4096; 23 stages of 8 KB at D = 7168) holds the tile being weighed while the
+// stages, 176 KB, at D = 4096; 24 stages of 8 KB at D = 7168) holds the tile being weighed while the
 // next one loads, so the residual is read from HBM once and no L2 re-read paces the loads
 // (collapse_loop's lag cycle).
 template <Mode M>
@@ -179,7 +179,7 @@ constexpr bool held_collapse() {
 template <Mode M, int kD>
 constexpr int ring_stages() {  // TMA ring slots (the fused seam's x slots take one or two)
   return !held_collapse<M>() ? (Geo<kD>::kTf32 ? 4 : 3)
-         : Geo<kD>::kTf32     ? (pipeline_mhc::has_post(M) ? 21 : 23)
+         : Geo<kD>::kTf32     ? (pipeline_mhc::has_post(M) ? 21 : 24)
                               : (pipeline_mhc::has_post(M) ? 10 : 11);
 }
 // The fused seam's x (the layer output [T, D]): one box of a tile's tokens x 32 d a stage, in a ring of
@@ -241,6 +241,7 @@ struct alignas(16) Ctrl {
   // D = 7168, hc_head and the seam: the ring stages whose wait each projection pair has passed
   // (project_tf32).
   int progress[2];
+  uint64_t fn_full;  // D = 7168: fn's slice has landed (stage_fn_f32's bulk copies)
 };
 
 template <Mode M, bool kNorm, int kD>
@@ -251,7 +252,8 @@ constexpr size_t smem_bytes() {
 static_assert(smem_bytes<Mode::kPre, true, 4096>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
 static_assert(smem_bytes<Mode::kHead, true, 4096>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
 static_assert(smem_bytes<Mode::kFusedHead, true, 4096>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
-static_assert(smem_bytes<Mode::kHead, true, 7168>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
+static_assert(smem_bytes<Mode::kHead, false, 7168>() <= 227 * 1024,  // hc_head has no norm at D = 7168 (launch)
+              "one CTA per SM on sm_90 (227 KB of shared memory)");
 static_assert(smem_bytes<Mode::kPre, true, 7168>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
 static_assert(smem_bytes<Mode::kFusedHead, true, 7168>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
 
@@ -279,6 +281,16 @@ __device__ __forceinline__ void tma_load_box_2d(uint32_t dst, const CUtensorMap*
       : "memory");
 }
 
+// A word that one warp polls while another writes it: an atomic read (racecheck reports plain, volatile
+// and relaxed reads of such a word as races) and a relaxed store.
+__device__ __forceinline__ int atomic_load_shared(uint32_t addr) {
+  int v;
+  asm volatile("atom.shared.or.b32 %0, [%1], 0;" : "=r"(v) : "r"(addr) : "memory");
+  return v;
+}
+__device__ __forceinline__ void relaxed_store_shared(uint32_t addr, int v) {  // an atomic store spilled
+  asm volatile("st.relaxed.cta.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
+}
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory"); }
 __device__ __forceinline__ void wgmma_wait_all() { asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory"); }
@@ -324,53 +336,69 @@ __host__ __device__ constexpr int b_block(int v, int i, int u) { return (v * kN 
 // part * part_cols + n, kh) holds at element e2 = 2 c + e that part of
 // fn[n][i D + 256 rank + 32 v + 8 c + 4 u + 2 kh + e]
 // (k = 8 kh + e2: the d that the pipeline's lane c feeds to k step u at that k). The parts are the
-// pipeline's split3_bf16 (its staged engine's bits). An item is one row's 32 d of a stage and stream
+// pipeline's split3_bf16x2 (its staged engine's bits). An item is one row's 32 d of a stage and stream
 // (whole 128-byte lines of fn); consecutive threads take consecutive rows n, so that their 16-byte
-// stores fill whole 128-byte lines of shared memory.
+// stores fill whole 128-byte lines of shared memory. A thread's items (two for 24 rows) load together:
+// the staging is on the path of the projection's first stage.
 template <Mode M>
 __device__ __forceinline__ void stage_fn(const MhcPreParams& pp, int rank, unsigned char* b_smem, int tid,
                                          int nthreads) {
   using G = Geo<4096>;
   constexpr int kRows = rows<M>(), kBBlock = b_block_bytes<M>(), kHidden = G::kHidden, kDs = G::kDs;
   constexpr int kItems = kRows * kN * G::kSteps;  // (n, i, v)
-  for (int q = tid; q < kItems; q += nthreads) {
-    const int n = q % kRows, i = (q / kRows) % kN, st = q / (kRows * kN);
-    const float4* src =
-        reinterpret_cast<const float4*>(pp.fn + int64_t(n) * kN * kHidden + i * kHidden + rank * kDs + st * kStageD);
-    float4 v[kStageD / 4];
+  constexpr int kBatch = 2;
+  for (int q0 = tid; q0 < kItems; q0 += kBatch * nthreads) {
+    float4 v[kBatch][kStageD / 4];
 #pragma unroll
-    for (int k = 0; k < kStageD / 4; ++k) v[k] = __ldg(src + k);
-    const float* f = reinterpret_cast<const float*>(v);
+    for (int b = 0; b < kBatch; ++b) {
+      const int q = q0 + b * nthreads, n = q % kRows, i = (q / kRows) % kN, st = q / (kRows * kN);
+      const float4* src =
+          reinterpret_cast<const float4*>(pp.fn + int64_t(n) * kN * kHidden + i * kHidden + rank * kDs + st * kStageD);
 #pragma unroll
-    for (int u = 0; u < 2; ++u)
+      for (int k = 0; k < kStageD / 4; ++k) v[b][k] = q < kItems ? __ldg(src + k) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+    }
 #pragma unroll
-      for (int kh = 0; kh < 2; ++kh) {
-        alignas(16) bf16 parts[3][8];
+    for (int b = 0; b < kBatch; ++b) {
+      const int q = q0 + b * nthreads, n = q % kRows, i = (q / kRows) % kN, st = q / (kRows * kN);
+      if (q >= kItems) break;
+      const float* f = reinterpret_cast<const float*>(v[b]);
 #pragma unroll
-        for (int e2 = 0; e2 < 8; ++e2)
-          pipeline_mhc::split3_bf16(f[8 * (e2 / 2) + 4 * u + 2 * kh + e2 % 2], parts[0][e2], parts[1][e2],
-                                    parts[2][e2]);
-        unsigned char* block = b_smem + b_block(st, i, u) * kBBlock + kh * 128;
-        const auto row = [&](int col) { return reinterpret_cast<uint4*>(block + (col / 8) * 256 + (col % 8) * 16); };
+      for (int u = 0; u < 2; ++u)
 #pragma unroll
-        for (int part = 0; part < 3; ++part)
-          *row(part * part_cols<M>() + n) = *reinterpret_cast<const uint4*>(parts[part]);
-        if constexpr (3 * part_cols<M>() < cols<M>()) *row(3 * part_cols<M>() + n) = make_uint4(0, 0, 0, 0);
-      }
+        for (int kh = 0; kh < 2; ++kh) {
+          uint32_t w[4][3];  // bf16 pair j of each part: d 8 j + 4 u + 2 kh and the next
+#pragma unroll
+          for (int j = 0; j < 4; ++j) pipeline_mhc::split3_bf16x2(f[8 * j + 4 * u + 2 * kh], f[8 * j + 4 * u + 2 * kh + 1], w[j]);
+          unsigned char* block = b_smem + b_block(st, i, u) * kBBlock + kh * 128;
+          const auto row = [&](int col) { return reinterpret_cast<uint4*>(block + (col / 8) * 256 + (col % 8) * 16); };
+#pragma unroll
+          for (int part = 0; part < 3; ++part)
+            *row(part * part_cols<M>() + n) = make_uint4(w[0][part], w[1][part], w[2][part], w[3][part]);
+          if constexpr (3 * part_cols<M>() < cols<M>()) *row(3 * part_cols<M>() + n) = make_uint4(0, 0, 0, 0);
+        }
+    }
   }
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // the generic stores, seen by wgmma
 }
 
 // D = 7168: fn's slice as the pipeline's kTf32 engine stages it (row n, stream i, d of the CTA's slice at
-// n * fn_stride + i * D/C + d), split into tf32 hi + lo where it is used.
+// n * fn_stride + i * D/C + d), split into tf32 hi + lo where it is used. One bulk copy a row and stream,
+// issued by one warp, complete on `bar` (the projection waits for it): threads' 16-byte loads and stores
+// of the 172 KB were a chain of L2 round trips in front of the first stage's projection.
 template <Mode M>
-__device__ __forceinline__ void stage_fn_f32(const MhcPreParams& pp, int rank, float* fn_s, int tid, int nthreads) {
+__device__ __forceinline__ void stage_fn_f32(const MhcPreParams& pp, int rank, float* fn_s, uint64_t* bar, int lane) {
   using G = Geo<7168>;
-  constexpr int kVec = G::kDs / 4, kItems = rows<M>() * kN * kVec;  // float4s of (n, i)
-  for (int q = tid; q < kItems; q += nthreads) {
-    const int n = q / (kN * kVec), i = (q / kVec) % kN, e = q % kVec;
-    const float4 v = __ldg(reinterpret_cast<const float4*>(pp.fn + (int64_t(n) * kN + i) * G::kHidden + rank * G::kDs) + e);
-    *reinterpret_cast<float4*>(fn_s + n * fn_stride<7168>() + i * G::kDs + 4 * e) = v;
+  constexpr int kCopies = rows<M>() * kN;
+  constexpr uint32_t kBytes = G::kDs * sizeof(float);
+  static_assert(kBytes % 16 == 0 && fn_stride<7168>() % 4 == 0, "bulk copies: 16-byte sizes and addresses");
+  if (lane == 0) mbar_arm(bar, kCopies * kBytes);
+  __syncwarp();
+  for (int q = lane; q < kCopies; q += 32) {
+    const int n = q / kN, i = q % kN;
+    asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                     smem_u32(fn_s + n * fn_stride<7168>() + i * G::kDs)),
+                 "l"(pp.fn + (int64_t(n) * kN + i) * G::kHidden + rank * G::kDs), "r"(kBytes), "r"(smem_u32(bar))
+                 : "memory");
   }
 }
 
@@ -512,7 +540,7 @@ __device__ __forceinline__ void mma_loop(Ctrl<M, kNorm, 4096>& ct, const unsigne
 // term, on a warp's 16 tokens of a stage: per stream and row tile a chain from zero over the 4 k8 steps
 // of the lane's 8 d, fn's hi then lo into it, the streams added in order; the squares or the Gram matrix
 // as that engine's tile_squares (on tensor cores). Warps 0-1 take tokens 0-15 and 16-31. hc_head (one
-// row tile, the held ring of 23 stages): warps 0-1 project even tiles, warps 2-3 odd ones, so a warp
+// row tile, the held ring of 24 stages): warps 0-1 project even tiles, warps 2-3 odd ones, so a warp
 // has two tiles' time for a tile's 14 stages. mhc_pre / mhc_pre_delayed (3 row tiles; a ring of 4
 // stages, too short for two tiles at once): every warp every stage, warps 0-1 row tile 0 and the
 // squares, warps 2-3 row tiles 1-2 (the pipeline decode engine's split: the same chains and sums).
@@ -528,7 +556,8 @@ __device__ __forceinline__ void project_tf32(Ctrl<M, kNorm, 7168>& ct, const uns
   const uint32_t stages_u32 = smem_u32(stages);
   const float* fn_lane = fn_s + g * fn_stride<7168>() + 8 * c;  // row nt * 8 + g
   const int pair = wi / 2;
-  volatile int* progress = ct.progress;
+  mbar_wait(&ct.fn_full, 0);  // fn's slice (one phase)
+  const uint32_t progress = smem_u32(ct.progress);  // polled while written
   for (int j = kRowSplit ? 0 : pair; j < ntiles; j += kRowSplit ? 1 : 2) {
     float acc[4 * kNt], sq[2][kSq];  // row tiles [kNt0, kNt1) and (kSquares) sq are written and pushed
     for (int v = 0; v < G::kSteps; ++v) {
@@ -539,11 +568,11 @@ __device__ __forceinline__ void project_tf32(Ctrl<M, kNorm, 7168>& ct, const uns
         // pair passed its own wait for it. (The ring is shorter than two tiles: that fill may be in tile
         // j - 1.) The slot's next fill needs this pair's arrival, so the barrier cannot run ahead.
         if (const int prev = it - kStages; prev >= 0 && (prev / G::kSteps) % 2 != pair)
-          while (progress[pair ^ 1] <= prev) {
+          while (atomic_load_shared(progress + 4 * (pair ^ 1)) <= prev) {
           }
       }
       mbar_wait(pipeline_mhc::has_post(M) ? &ct.posted[slot] : &ct.full[slot], (it / kStages) & 1);
-      if (!kRowSplit && wi % 2 == 0 && lane == 0) progress[pair] = it + 1;
+      if (!kRowSplit && wi % 2 == 0 && lane == 0) relaxed_store_shared(progress + 4 * pair, it + 1);
       uint4 r[2][kN];
       load_lane_words<7168>(stages_u32 + slot * G::kStageBytes, m0, lane, r);
       // The streams' and row tiles' chains interleaved (mma_tf32 is asm volatile: in program order one
@@ -819,8 +848,8 @@ __device__ __forceinline__ void ring_collapse_loop(const MhcPreParams& pp, const
 // then per stage kRowsPerThread of its tokens x 4 chunks of 8 d a thread are weighted (the pipeline's bits:
 // ring_collapse8, then the final norm's rounding and scales as collapse8<true>) and the slot frees
 // (both warpgroups arrived). The ring holds 11 stages at D = 4096 (10 beside the fused seam's x ring):
-// a tile's 8 while its weights are summed, the next tile's first ones meanwhile; at D = 7168 23 (21) of
-// 8 KB: a tile's 14 and 9 (7) more.
+// a tile's 8 while its weights are summed, the next tile's first ones meanwhile; at D = 7168 24 (21) of
+// 8 KB: a tile's 14 and 10 (7) more.
 template <Mode M, bool kNorm, int kD>
 __device__ __forceinline__ void held_collapse_loop(const MhcPreParams& pp, Ctrl<M, kNorm, kD>& ct,
                                                    const unsigned char* stages, int rank, int64_t first_tile,
@@ -986,7 +1015,10 @@ __global__ void __launch_bounds__(threads<M>(), 1)
       if (kPost) mbar_init_count(&ct.posted[s], 128);  // every post thread
     }
     for (int s = 0; s < kXSlots; ++s) mbar_init_count(&ct.x_empty[s], 4);
-    if constexpr (G::kTf32) ct.progress[0] = ct.progress[1] = 0;
+    if constexpr (G::kTf32) {
+      ct.progress[0] = ct.progress[1] = 0;
+      mbar_init_count(&ct.fn_full, 1);
+    }
     for (int s = 0; s < kRing; ++s) {
       mbar_init_count(&ct.partials_full[s], G::kOwned / 2);  // one arrival per token pair
       mbar_init_count(&ct.weights_full[s], 1);
@@ -1032,7 +1064,7 @@ __global__ void __launch_bounds__(threads<M>(), 1)
     for (int it = 0; it < early; ++it) produce(it);
   if (warp > 0) {
     if constexpr (G::kTf32) {
-      stage_fn_f32<M>(pp, rank, reinterpret_cast<float*>(b_smem), threadIdx.x - 32, kThreads - 32);
+      if (warp == 1) stage_fn_f32<M>(pp, rank, reinterpret_cast<float*>(b_smem), &ct.fn_full, threadIdx.x % 32);
     } else {
       stage_fn<M>(pp, rank, b_smem, threadIdx.x - 32, kThreads - 32);
     }

@@ -199,7 +199,10 @@ INSTANTIATE_TEST_SUITE_P(Shapes, CudaMhc,
                                            MhcCase{4, 4096, 1100, true}, MhcCase{4, 4096, 1030, false},
                                            // hc_head and mhc_post_hc_head (stash) from 1536 tokens: the
                                            // TMA kernel's held collapse and fused seam
-                                           MhcCase{4, 4096, 2600, true}, MhcCase{4, 4096, 2600, false}),
+                                           MhcCase{4, 4096, 2600, true}, MhcCase{4, 4096, 2600, false},
+                                           // D = 7168 on the TMA kernel: every op from 1536 tokens (32-token
+                                           // tiles, fp32 fn, the tf32 chains on mma.sync; a partial last tile)
+                                           MhcCase{4, 7168, 1601, true}, MhcCase{4, 7168, 1601, false}),
                          [](const ::testing::TestParamInfo<MhcCase>& info) {
                            const MhcCase& c = info.param;
                            return "n" + std::to_string(c.n) + "_D" + std::to_string(c.hidden) + "_T" +
