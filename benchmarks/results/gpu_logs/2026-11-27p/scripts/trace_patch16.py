@@ -17,6 +17,9 @@ rep('      mbar_wait(pipeline_mhc::has_post(M) ? &ct.posted[slot] : &ct.full[slo
     '      if (it == 0 && threadIdx.x == 128) g_ts[ct.call & 7][blockIdx.x][3] = gtime();\n      uint4 r[2][kN];\n      load_lane_words<4096>')
 rep('    push_tile(ct, rank, j, 16 * wi, acc, sq, lane);\n  }\n}', '    push_tile(ct, rank, j, 16 * wi, acc, sq, lane);\n  }\n'
     '  if (threadIdx.x == 128) g_ts[ct.call & 7][blockIdx.x][5] = gtime();\n}')
+# D = 7168: fn's slice landed (the projection's wait for the bulk copies), as stamp 3
+rep('  mbar_wait(&ct.fn_full, 0);  // fn\'s slice (one phase)\n', '  mbar_wait(&ct.fn_full, 0);  // fn\'s slice (one phase)\n'
+    '  if (threadIdx.x == 128) g_ts[ct.call & 7][blockIdx.x][3] = gtime();\n')
 # Ctrl gets the call index
 rep('  int progress[2];\n', '  int progress[2];\n  int call;\n', 'struct alignas(16) Ctrl')
 rep('(pipeline_mhc::has_post(M) ? 21 : 24)', '(pipeline_mhc::has_post(M) ? 21 : 23)')  # room for `call` (hc_head, D = 7168)
