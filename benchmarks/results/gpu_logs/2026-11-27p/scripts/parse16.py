@@ -7,7 +7,7 @@ for line in open(sys.argv[1]):
         head = line.strip(); blocks.append((head, []))
     elif line.startswith("TS") and blocks:
         v = line.split(); blocks[-1][1].append((int(v[1]), int(v[2]), [int(x) for x in v[3:]]))
-names = ["entry", "pdl_wait", "fn_staged", "first_stage", "last_issue", "last_push", "last_warp", "exit"]
+names = ["entry", "pdl_wait", "fn_staged", "first_stage", "last_issue", "last_push", "last_warp", "exit", "item0_done", "parts_stored", "fence_done"]
 for head, rows in blocks:
     if "replay 1" not in head:
         continue
@@ -18,7 +18,7 @@ for head, rows in blocks:
         t0 = min(x[0] for x in cr)
         parts = []
         for k, n in enumerate(names):
-            vals = [(x[k] - t0) / 1e3 for x in cr if x[k]]
+            vals = [(x[k] - t0) / 1e3 for x in cr if k < len(x) and x[k]]
             if vals:
                 parts.append(f"{n} {st.median(vals):.1f}/{max(vals):.1f}")
         gap = f"gap {(t0 - prev_exit) / 1e3:+.1f}" if prev_exit else "gap    -"
