@@ -288,7 +288,8 @@ __device__ __forceinline__ int atomic_load_shared(uint32_t addr) {
   asm volatile("atom.shared.or.b32 %0, [%1], 0;" : "=r"(v) : "r"(addr) : "memory");
   return v;
 }
-__device__ __forceinline__ void relaxed_store_shared(uint32_t addr, int v) {  // an atomic store spilled
+// (An atomic store cost the seam's norm kernel 8 bytes of spill.)
+__device__ __forceinline__ void relaxed_store_shared(uint32_t addr, int v) {
   asm volatile("st.relaxed.cta.shared.b32 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
 }
 __device__ __forceinline__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory"); }
@@ -383,8 +384,8 @@ __device__ __forceinline__ void stage_fn(const MhcPreParams& pp, int rank, unsig
 
 // D = 7168: fn's slice as the pipeline's kTf32 engine stages it (row n, stream i, d of the CTA's slice at
 // n * fn_stride + i * D/C + d), split into tf32 hi + lo where it is used. One bulk copy a row and stream,
-// issued by one warp, complete on `bar` (the projection waits for it): threads' 16-byte loads and stores
-// of the 172 KB were a chain of L2 round trips in front of the first stage's projection.
+// issued by one warp, complete on `bar` (the projection waits for it): the threads' 16-byte loads and
+// stores of the 172 KB kept every D = 7168 call 1-4 us longer (benchmarks/NOTES.md, session 16).
 template <Mode M>
 __device__ __forceinline__ void stage_fn_f32(const MhcPreParams& pp, int rank, float* fn_s, uint64_t* bar, int lane) {
   using G = Geo<7168>;
