@@ -130,7 +130,10 @@ class PerDevice {
 // A kernel with a prologue that touches only shared memory and its own cluster (barrier inits,
 // cluster barriers, histogram clears) runs it between the two halves, pdl_trigger() and pdl_wait(),
 // so that the prologue too overlaps the previous kernel; every thread still waits before its first
-// global access.
+// access to anything a kernel may have written. Weights are the exception: the mHC kernels stage fn
+// (and the final norm's weights) before their wait, which assumes that no kernel still running then
+// (one that triggered early: ours, or another PDL kernel just before) writes them. Ours never do, and
+// weights are written by loaders, not by the kernels of a forward pass (docs/ops.md).
 __device__ __forceinline__ void pdl_trigger() { asm volatile("griddepcontrol.launch_dependents;\n" ::: "memory"); }
 __device__ __forceinline__ void pdl_wait() { asm volatile("griddepcontrol.wait;\n" ::: "memory"); }
 __device__ __forceinline__ void pdl_begin() {

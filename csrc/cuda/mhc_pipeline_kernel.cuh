@@ -457,12 +457,15 @@ __device__ __forceinline__ void owner_loop(const MhcFusedParams& p, const Delaye
 }
 
 // fn's bf16 parts of two elements a, b: w[p] holds part p of a (low half) and b (high half);
-// hi + mid + lo = f, each remainder exact in fp32. pack_bf16x2 is to_bf16 (the same bits), one cvt per
-// pair and part (a quarter fewer instructions than a scalar to_bf16 per part).
+// hi + mid + lo = f, each remainder exact in fp32. One cvt.rn per pair and part, without pack_bf16x2's
+// NaN fix-ups: the parts are to_bf16's bits for every non-NaN value (benchmarks/split_bits.cu, all 2^32
+// patterns); a NaN in fn gives NaN parts either way and the mma's NaN result does not carry their
+// payload (the same output bits with NaNs in fn, benchmarks/NOTES.md session 17). The fix-ups were half
+// of the staging's instructions and sat on the decode engine's chain: mhc_pre 10.8 -> 8.6 us at T = 1.
 __device__ __forceinline__ void split3_bf16x2(float a, float b, uint32_t (&w)[3]) {
 #pragma unroll
   for (int p = 0; p < 3; ++p) {
-    w[p] = pack_bf16x2(a, b);
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(w[p]) : "f"(b), "f"(a));
     a -= __uint_as_float(w[p] << 16);
     b -= __uint_as_float(w[p] & 0xffff0000u);
   }
@@ -791,8 +794,8 @@ __global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedPa
     }
   }
   cluster.sync();  // every CTA's barriers are initialised before anyone pushes
-  pdl_wait();
   // This CTA's fn slice, once: rows x (4 streams x d_slice), from fn[m][i * D + rank * d_slice + dl].
+  // fn is a weight, which no kernel before this one writes: staged before the PDL wait (cuda_common.cuh).
   constexpr int kRowsPad = (kRows + 7) / 8 * 8;
   const int per_row = kN * d_slice;
   if constexpr (E == Engine::kTf32) {
@@ -837,6 +840,7 @@ __global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedPa
       }
     }
   }
+  pdl_wait();  // before the first access to what the previous kernel wrote
   if constexpr (E == Engine::kTf32 || E == Engine::kBf16) __syncthreads();  // the staged slice
 
   const int64_t tiles = (pp.tokens + kTile - 1) / kTile;

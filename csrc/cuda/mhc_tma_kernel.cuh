@@ -56,7 +56,7 @@
 // so that the collapse's re-read hits L2.
 // The projection warpgroup takes registers from the producer/owner warpgroup (setmaxnreg): at the
 // launch's 168 a thread its stage spilled with the fused norm.
-// The barrier setup runs before the programmatic-dependent-launch wait (cuda_common.cuh).
+// The barrier setup and fn's staging run before the programmatic-dependent-launch wait (cuda_common.cuh).
 // Measured at D = 7168 (T = 16384, session 2026-11-27 (15)): hc_head 489 us (81 %), the seam with the
 // norm 959 (83 %), mhc_pre 797 (50 %; the pipeline: 1220), mhc_pre_delayed without the norm 677 (59 %).
 // Measured (H100, D = 4096, T = 16384, benchmarks/NOTES.md): mhc_pre 353 us, 65 % of the floor (the
@@ -1059,10 +1059,13 @@ __global__ void __launch_bounds__(threads<M>(), 1)
                                policy);
   };
   cluster.sync();  // every CTA's barriers are initialised before anyone pushes
-  pdl_wait();
-  // Thread 0 issues the first stages (the ring starts empty) while the other warps stage fn.
-  if (threadIdx.x == 0)
+  // Thread 0 issues the first stages (the ring starts empty) while the other warps stage fn. fn and the
+  // norm's weights are weights, which no kernel before this one writes (cuda_common.cuh): they are
+  // staged before the PDL wait, while the previous kernel finishes (mhc_pre T = 1024 41 -> 36 us).
+  if (threadIdx.x == 0) {
+    pdl_wait();
     for (int it = 0; it < early; ++it) produce(it);
+  }
   if (warp > 0) {
     if constexpr (G::kTf32) {
       if (warp == 1) stage_fn_f32<M>(pp, rank, reinterpret_cast<float*>(b_smem), &ct.fn_full, threadIdx.x % 32);
@@ -1075,6 +1078,7 @@ __global__ void __launch_bounds__(threads<M>(), 1)
       for (int q = threadIdx.x % 32; q < kDs / 8; q += 32)
         reinterpret_cast<uint4*>(ct.norm_w)[q] = __ldg(reinterpret_cast<const uint4*>(pp.norm_weight + rank * kDs) + q);
   }
+  if (threadIdx.x != 0) pdl_wait();  // before the first access to what the previous kernel wrote
   __syncthreads();
   // Registers by warpgroup (regs()): the projection's stage (36 chain + 32 operand + 12 + 2 x 10
   // sum registers) spilled at 168 with the fused norm.
