@@ -238,6 +238,31 @@ def test_cuda_agrees_with_cpu(case):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("d", [4096, 7168])
+@pytest.mark.parametrize("tokens", [1, 16, 600, 2600])
+def test_cuda_nan_in_fn(tokens, d):
+    """NaNs of several signs and payloads in fn (a pre row and a comb row) reach the outputs as on the CPU: the
+    CUDA kernels split fn into bf16 / tf32 parts without keeping a NaN's payload (split3_bf16x2), so what is
+    checked is where the outputs are NaN (layer_input: every element, by the NaN pre weight; comb_mix: every
+    entry, through the Sinkhorn), and that the other outputs (post_mix) still agree with the CPU. T = 1 and 16
+    take the decode engine, 600 the pipeline's staged engine, 2600 the TMA kernel."""
+    case = Case((tokens,), 4, d, norm=True)
+    residual, pre = make(case, seed_of("mhc_pre-nan-fn", case))
+    nans = torch.tensor([0x7FC00000, -0x00400000, 0x7F800001, -0x003EDCBB, 0x7FBFFFFF], dtype=torch.int32)
+    for j, bits in enumerate(nans.view(torch.float32)):
+        pre.fn[1 if j % 2 == 0 else 8 + 5, (j * 7919 + 11) % pre.fn.shape[1]] = bits
+    cpu = OP(residual, *pre.args())
+    cuda = [o.cpu() for o in OP(residual.cuda(), *pre.to("cuda").args())]
+    for name, a, b in zip(("post_mix", "comb_mix", "layer_input"), cpu, cuda):
+        assert torch.equal(torch.isnan(a), torch.isnan(b)), f"{name}: NaNs at other places than on the CPU"
+        if name == "post_mix":
+            assert not torch.isnan(a).any(), "post_mix: no post row holds a NaN"
+            torch.testing.assert_close(b, a, rtol=2e-5, atol=1e-6)
+        else:
+            assert torch.isnan(a).all(), f"{name}: a NaN pre / comb weight reaches every element"
+
+
+@pytest.mark.gpu
 def test_cuda_device_mismatch():
     residual, pre = make(Case((3,), 4, 8), 0)
     args = [residual.cuda(), *pre.to("cuda").args()]
