@@ -339,45 +339,48 @@ __host__ __device__ constexpr int b_block(int v, int i, int u) { return (v * kN 
 // (k = 8 kh + e2: the d that the pipeline's lane c feeds to k step u at that k). The parts are the
 // pipeline's split3_bf16x2 (its staged engine's bits). An item is one row's 32 d of a stage and stream
 // (whole 128-byte lines of fn); consecutive threads take consecutive rows n, so that their 16-byte
-// stores fill whole 128-byte lines of shared memory. A thread's items (two for 24 rows) load together:
-// the staging is on the path of the projection's first stage.
+// stores fill whole 128-byte lines of shared memory. A rolled loop over a thread's items (two or three
+// for 24 rows), the next item's loads in flight while one is split: the staging is on the path of the
+// projection's first stage, and the rolled body (a third less code) measured ~1 us a call faster than
+// two items unrolled (benchmarks/NOTES.md, session 17).
 template <Mode M>
 __device__ __forceinline__ void stage_fn(const MhcPreParams& pp, int rank, unsigned char* b_smem, int tid,
                                          int nthreads) {
   using G = Geo<4096>;
   constexpr int kRows = rows<M>(), kBBlock = b_block_bytes<M>(), kHidden = G::kHidden, kDs = G::kDs;
   constexpr int kItems = kRows * kN * G::kSteps;  // (n, i, v)
-  constexpr int kBatch = 2;
-  for (int q0 = tid; q0 < kItems; q0 += kBatch * nthreads) {
-    float4 v[kBatch][kStageD / 4];
+  const auto load = [&](int q, float4 (&v)[kStageD / 4]) {
+    const int n = q % kRows, i = (q / kRows) % kN, st = q / (kRows * kN);
+    const float4* src =
+        reinterpret_cast<const float4*>(pp.fn + int64_t(n) * kN * kHidden + i * kHidden + rank * kDs + st * kStageD);
 #pragma unroll
-    for (int b = 0; b < kBatch; ++b) {
-      const int q = q0 + b * nthreads, n = q % kRows, i = (q / kRows) % kN, st = q / (kRows * kN);
-      const float4* src =
-          reinterpret_cast<const float4*>(pp.fn + int64_t(n) * kN * kHidden + i * kHidden + rank * kDs + st * kStageD);
+    for (int k = 0; k < kStageD / 4; ++k) v[k] = q < kItems ? __ldg(src + k) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+  };
+  float4 cur[kStageD / 4];
+  load(tid, cur);
+#pragma unroll 1
+  for (int q = tid; q < kItems; q += nthreads) {
+    float4 nxt[kStageD / 4];
+    load(q + nthreads, nxt);  // in flight while this item is split
+    const int n = q % kRows, i = (q / kRows) % kN, st = q / (kRows * kN);
+    const float* f = reinterpret_cast<const float*>(cur);
 #pragma unroll
-      for (int k = 0; k < kStageD / 4; ++k) v[b][k] = q < kItems ? __ldg(src + k) : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-    }
+    for (int u = 0; u < 2; ++u)
 #pragma unroll
-    for (int b = 0; b < kBatch; ++b) {
-      const int q = q0 + b * nthreads, n = q % kRows, i = (q / kRows) % kN, st = q / (kRows * kN);
-      if (q >= kItems) break;
-      const float* f = reinterpret_cast<const float*>(v[b]);
+      for (int kh = 0; kh < 2; ++kh) {
+        uint32_t w[4][3];  // bf16 pair j of each part: d 8 j + 4 u + 2 kh and the next
 #pragma unroll
-      for (int u = 0; u < 2; ++u)
+        for (int jj = 0; jj < 4; ++jj)
+          pipeline_mhc::split3_bf16x2(f[8 * jj + 4 * u + 2 * kh], f[8 * jj + 4 * u + 2 * kh + 1], w[jj]);
+        unsigned char* block = b_smem + b_block(st, i, u) * kBBlock + kh * 128;
+        const auto row = [&](int col) { return reinterpret_cast<uint4*>(block + (col / 8) * 256 + (col % 8) * 16); };
 #pragma unroll
-        for (int kh = 0; kh < 2; ++kh) {
-          uint32_t w[4][3];  // bf16 pair j of each part: d 8 j + 4 u + 2 kh and the next
+        for (int part = 0; part < 3; ++part)
+          *row(part * part_cols<M>() + n) = make_uint4(w[0][part], w[1][part], w[2][part], w[3][part]);
+        if constexpr (3 * part_cols<M>() < cols<M>()) *row(3 * part_cols<M>() + n) = make_uint4(0, 0, 0, 0);
+      }
 #pragma unroll
-          for (int j = 0; j < 4; ++j) pipeline_mhc::split3_bf16x2(f[8 * j + 4 * u + 2 * kh], f[8 * j + 4 * u + 2 * kh + 1], w[j]);
-          unsigned char* block = b_smem + b_block(st, i, u) * kBBlock + kh * 128;
-          const auto row = [&](int col) { return reinterpret_cast<uint4*>(block + (col / 8) * 256 + (col % 8) * 16); };
-#pragma unroll
-          for (int part = 0; part < 3; ++part)
-            *row(part * part_cols<M>() + n) = make_uint4(w[0][part], w[1][part], w[2][part], w[3][part]);
-          if constexpr (3 * part_cols<M>() < cols<M>()) *row(3 * part_cols<M>() + n) = make_uint4(0, 0, 0, 0);
-        }
-    }
+    for (int k = 0; k < kStageD / 4; ++k) cur[k] = nxt[k];
   }
   asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");  // the generic stores, seen by wgmma
 }
