@@ -242,8 +242,8 @@ def test_cuda_agrees_with_cpu(case):
 @pytest.mark.parametrize("tokens", [1, 16, 600, 2600])
 def test_cuda_nan_in_fn(tokens, d):
     """NaNs of several signs and payloads in fn (a pre row and a comb row) reach the outputs as on the CPU: the
-    CUDA kernels split fn into bf16 / tf32 parts without keeping a NaN's payload (split3_bf16x2), so what is
-    checked is where the outputs are NaN (layer_input: every element, by the NaN pre weight; comb_mix: every
+    CUDA kernels split fn into parts (at D = 4096 bf16 parts without the NaN's payload: split3_bf16x2), so what
+    is checked is where the outputs are NaN (layer_input: every element, by the NaN pre weight; comb_mix: every
     entry, through the Sinkhorn), and that the other outputs (post_mix) still agree with the CPU. T = 1 and 16
     take the decode engine, 600 the pipeline's staged engine, 2600 the TMA kernel."""
     case = Case((tokens,), 4, d, norm=True)
