@@ -579,9 +579,9 @@ __device__ __forceinline__ void project_tf32(Ctrl<M, kNorm, 7168>& ct, const uns
       if (!kRowSplit && wi % 2 == 0 && lane == 0) relaxed_store_shared(progress + 4 * pair, it + 1);
       uint4 r[2][kN];
       load_lane_words<7168>(stages_u32 + slot * G::kStageBytes, m0, lane, r);
-      // The streams' and row tiles' chains interleaved (mma_tf32 is asm volatile: in program order one
-      // chain's 8 dependent mma would run back to back, which the pipeline hides with 14 warps and two
-      // warps here cannot). Each chain still sees hi then lo of k8 steps 0..3 in turn: the pipeline's
+      // The streams' and row tiles' chains interleaved (ptxas issues the mma in source order, volatile
+      // or not: one chain's 8 dependent mma would run back to back, which the pipeline hides with 14
+      // warps and two warps here cannot). Each chain still sees hi then lo of k8 steps 0..3 in turn: the pipeline's
       // chain, the same bits. fn's rows are loaded a k8 step at a time: 2 d a stream and row tile.
       float chain[kN][kNt][4] = {};
 #pragma unroll

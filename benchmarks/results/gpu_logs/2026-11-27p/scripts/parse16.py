@@ -1,4 +1,5 @@
-"""Summarises trace16.py's log (uncommitted helper): parse16.py LOG. Per op, the second replay's 4 calls: us from
+"""Summarises trace16.py's log (uncommitted helper): parse16.py LOG [NAME8,NAME9,NAME10] (the names of the
+stamps past the eighth, which each trace patch sets: trace_patch16b.py's by default). Per op, the second replay's 4 calls: us from
 the call's first CTA entry (median / max over CTAs), and the gap from the previous call's last exit."""
 import sys, statistics as st
 blocks, head, out = [], None, []
@@ -7,7 +8,8 @@ for line in open(sys.argv[1]):
         head = line.strip(); blocks.append((head, []))
     elif line.startswith("TS") and blocks:
         v = line.split(); blocks[-1][1].append((int(v[1]), int(v[2]), [int(x) for x in v[3:]]))
-names = ["entry", "pdl_wait", "fn_staged", "first_stage", "last_issue", "last_push", "last_warp", "exit", "item0_done", "parts_stored", "fence_done"]
+names = ["entry", "pdl_wait", "fn_staged", "first_stage", "last_issue", "last_push", "last_warp", "exit"] + (
+    sys.argv[2].split(",") if len(sys.argv) > 2 else ["item0_done", "parts_stored", "fence_done"])
 for head, rows in blocks:
     if "replay 1" not in head:
         continue

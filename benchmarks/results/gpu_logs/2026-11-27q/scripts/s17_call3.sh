@@ -9,11 +9,11 @@ export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 export PYTHONUNBUFFERED=1
 rm -rf /tmp/ab/l17; python3 -m pip install -q --no-index --no-deps --target /tmp/ab/l17 .carry/wheels/*.whl
 rm -rf /tmp/ab/nf0; python3 -m pip install -q --no-index --no-deps --target /tmp/ab/nf0 .carry/w/nf0/*.whl
-S=benchmarks/results/gpu_logs/2026-11-27q/scripts; S15=benchmarks/results/gpu_logs/2026-11-27o/scripts; S16=benchmarks/results/gpu_logs/2026-11-27p/scripts
+P=benchmarks/results/gpu_logs/2026-11-27p/scripts; S=benchmarks/results/gpu_logs/2026-11-27q/scripts; S15=benchmarks/results/gpu_logs/2026-11-27o/scripts; S16=benchmarks/results/gpu_logs/2026-11-27p/scripts
 nvidia-smi --query-gpu=name,clocks.sm,clocks.mem --format=csv | tee $OUT/gpu.txt
 PYTHONPATH=/tmp/ab/l17 timeout 150 python3 $S15/smoke15.py mhc_pre,mhc_pre_delayed,hc_head,mhc_post_hc_head,mhc_fused_post_pre 2>&1 | tail -3 | tee $OUT/smoke.log; rc=${PIPESTATUS[0]}
 echo "smoke rc $rc"; [ $rc -eq 0 ] || exit 1
-for rep in 1 2; do for w in nf0 l17; do PYTHONPATH=/tmp/ab/$w timeout 100 python3 $S/ab17.py $w "128 256 512" 4096; PYTHONPATH=/tmp/ab/$w timeout 100 python3 $S/ab17.py $w "128 256" 7168; done; done 2>&1 | tee $OUT/ab_pipeline.log
+for rep in 1 2; do for w in nf0 l17; do PYTHONPATH=/tmp/ab/$w timeout 100 python3 $P/ab16.py $w "128 256 512" 4096; PYTHONPATH=/tmp/ab/$w timeout 100 python3 $P/ab16.py $w "128 256" 7168; done; done 2>&1 | tee $OUT/ab_pipeline.log
 gunzip -f .carry/bin/test_cuda_launchers.gz
 TAIL=3 timeout 200 scripts/gpu_check.sh info check gtest > $OUT/gpu_check.log 2>&1; echo "gpu_check rc $?"
 grep -E "passed|failed|PASSED|FAILED|exit" $OUT/gpu_check.log | head -14

@@ -7,5 +7,5 @@ export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 S=benchmarks/results/gpu_logs/2026-11-27q/scripts; P=benchmarks/results/gpu_logs/2026-11-27p/scripts
 rm -rf /tmp/ab/tr; python3 -m pip install -q --no-index --no-deps --target /tmp/ab/tr .carry/w/tr17b/*.whl
 PYTHONPATH=/tmp/ab/tr timeout 100 python3 $P/trace16.py 4032 4096 > $OUT/trace4032.log 2>&1; echo "trace rc $?"
-python3 $S/parse17.py $OUT/trace4032.log > $OUT/trace4032_summary.txt; gzip -f $OUT/trace4032.log
+python3 $P/parse16.py $OUT/trace4032.log post_entry,post_full0,post_posted0 > $OUT/trace4032_summary.txt; gzip -f $OUT/trace4032.log
 grep "==\|call [23]" $OUT/trace4032_summary.txt | grep -v "(224"
