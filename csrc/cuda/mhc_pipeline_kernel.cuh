@@ -15,8 +15,10 @@
 // in shared memory (staged) or is read from L2 when the cluster runs one tile (decode); see Engine
 // for its forms (bf16 hi/mid/lo parts with bf16 mma where they fit, else tf32 hi + lo; either way
 // exact to fp32, not TF32; decode splits fn as prefill does for the same D, so bits never depend
-// on T). The sum of squares and the Gram matrix run on CUDA cores with the bf16 parts and on the
-// tensor cores with tf32 (tile_squares). Roles:
+// on T). A decode batch of up to 28 (56) tokens takes tiles of 4 (8) tokens, one a cluster, so that it
+// spreads over up to 7 clusters (TileMap; the fused seam at T = 16 7.1 -> 6.1 us). The sum of squares
+// and the Gram matrix run on CUDA cores with the bf16 parts and on the tensor cores with tf32
+// (tile_squares). Roles:
 //  - worker warps, iteration j: project tile j, reduce it over
 //    the CTA's warps and push the CTA partial of every token to the token's owner CTA with
 //    st.async (the bytes complete the owner's mbarrier); then collapse tile j - kLag, whose pre
@@ -177,16 +179,33 @@ __device__ __forceinline__ void split_tf32(float f, uint32_t& hi, uint32_t& lo) 
   lo = __float_as_uint(f - __uint_as_float(hi));
 }
 
+// Which token a tile row holds. Prefill tiles hold 16 consecutive tokens (the mma M); a decode batch
+// whose clusters run one tile each may spread its tokens over more clusters with 4 or 8 a tile (rows
+// past 2^shift hold no token: loaded as zeros, never stored), so that each cluster, one GPC, moves
+// fewer bytes and applies fewer tokens' post. A token's chains and sums are those of its row, and an
+// mma row's result depends on that row alone: the same bits in any row, whatever the tile size.
+struct TileMap {
+  int64_t tokens;
+  int shift;  // 2^shift tokens a tile: 4, 8 or kTile (shifts, not a division or a multiply, on every call's path)
+  __device__ __forceinline__ int64_t token(int64_t tile, int row) const {
+    return row < (1 << shift) ? (tile << shift) + row : tokens;  // tokens: no token (every use checks t < tokens)
+  }
+  __host__ __device__ int64_t tiles() const { return (tokens + (int64_t(1) << shift) - 1) >> shift; }
+};
+constexpr int kTileShift = 4;  // log2(kTile)
+static_assert(kTile == 1 << kTileShift, "TileMap shifts");
+
 // A lane's streams of one tile: 2 tokens (g, g+8) x 4 streams x 8 d; zeros past the last token.
 // kLastUse: the collapse's re-read, the tile's last use: a coherent streaming load (the fused op
 // re-reads its own residual_out) that marks the lines evict-first, so that L2 keeps the tiles still
 // waiting for their collapse rather than those already collapsed. Else the non-coherent path.
 template <bool kLastUse = false>
-__device__ __forceinline__ void load_streams(const bf16* base, int64_t tokens, int64_t hidden, int64_t tile,
+__device__ __forceinline__ void load_streams(const bf16* base, const TileMap& tm, int64_t hidden, int64_t tile,
                                              int64_t d, int g, uint4 (&r)[2][kN]) {
+  const int64_t tokens = tm.tokens;
 #pragma unroll
   for (int h = 0; h < 2; ++h) {
-    const int64_t t = tile * kTile + g + 8 * h;
+    const int64_t t = tm.token(tile, g + 8 * h);
 #pragma unroll
     for (int i = 0; i < kN; ++i) {
       const uint4* src = reinterpret_cast<const uint4*>(base + (t * kN + i) * hidden + d);
@@ -202,13 +221,14 @@ struct TileLoad {
 };
 
 template <Mode M>
-__device__ __forceinline__ void load_tile(const MhcFusedParams& p, int64_t tile, int64_t d, int g, TileLoad<M>& in) {
+__device__ __forceinline__ void load_tile(const MhcFusedParams& p, const TileMap& tm, int64_t tile, int64_t d, int g,
+                                          TileLoad<M>& in) {
   const int64_t hidden = p.pre.hidden;
-  load_streams(has_post(M) ? p.post.residual : p.pre.residual, p.pre.tokens, hidden, tile, d, g, in.r);
+  load_streams(has_post(M) ? p.post.residual : p.pre.residual, tm, hidden, tile, d, g, in.r);
   if constexpr (has_post(M)) {
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      const int64_t t = tile * kTile + g + 8 * h;
+      const int64_t t = tm.token(tile, g + 8 * h);
       in.x[h] = t < p.pre.tokens ? __ldg(reinterpret_cast<const uint4*>(p.post.x + t * hidden + d))
                                  : make_uint4(0, 0, 0, 0);
     }
@@ -251,12 +271,13 @@ __device__ __forceinline__ void post_chunk(const uint4& x, const uint4 (&r)[kN],
 // replace r (the pre half projects those). The mixes come as float4 (the launcher checks their
 // alignment).
 template <Mode M>
-__device__ __forceinline__ void apply_post(const MhcFusedParams& p, int64_t tile, int64_t d, int g, TileLoad<M>& in) {
+__device__ __forceinline__ void apply_post(const MhcFusedParams& p, const TileMap& tm, int64_t tile, int64_t d, int g,
+                                           TileLoad<M>& in) {
   if constexpr (has_post(M)) {
     const int64_t hidden = p.pre.hidden;
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      const int64_t t = tile * kTile + g + 8 * h;
+      const int64_t t = tm.token(tile, g + 8 * h);
       if (t >= p.pre.tokens) continue;
       const float4 post4 = __ldg(reinterpret_cast<const float4*>(p.post.post_mix + t * kN));
       const float post[kN] = {post4.x, post4.y, post4.z, post4.w};
@@ -399,7 +420,7 @@ __host__ __device__ constexpr int gram_k(int q) { return q < 4 ? q : q < 7 ? q -
 
 template <Mode M, bool kNorm>
 __device__ __forceinline__ void owner_loop(const MhcFusedParams& p, const DelayedArgs& da, Shared<M, kNorm>& sh,
-                                           int csize, int rank,
+                                           const TileMap& tm, int csize, int rank,
                                            int owner, int owners, int64_t first_tile, int64_t tile_step,
                                            int ntiles) {
   constexpr int kP = parts_padded<M, kNorm>(), kRows = proj_rows<M>();
@@ -414,7 +435,7 @@ __device__ __forceinline__ void owner_loop(const MhcFusedParams& p, const Delaye
     float carried[kTile / 8];  // owned <= 2 (clusters of 16 or 8)
 #pragma unroll
     for (int local = 0; local < kTile / 8; ++local)
-      carried[local] = local < owned ? carried_weight<M>(pp, da, tile * kTile + local * csize + rank, lane) : 0.0f;
+      carried[local] = local < owned ? carried_weight<M>(pp, da, tm.token(tile, local * csize + rank), lane) : 0.0f;
     mbar_wait<2000>(&sh.partials_full[s], (j / kRing) & 1);
     for (int local = 0; local < owned; ++local) {
       const int tok = local * csize + rank;
@@ -427,7 +448,7 @@ __device__ __forceinline__ void owner_loop(const MhcFusedParams& p, const Delaye
       __syncwarp();
       const float sum_sq = kNorm ? (sums[kRows] + sums[kRows + 1]) + (sums[kRows + 2] + sums[kRows + 3])
                                  : sums[kRows];
-      const int64_t t = tile * kTile + tok;
+      const int64_t t = tm.token(tile, tok);
       const float w = owner_weight<M>(pp, consts, local == 0 ? carried[0] : carried[1], sums, sum_sq, lane);
       float pre[kN];
 #pragma unroll
@@ -582,8 +603,8 @@ __device__ __forceinline__ void collapse8(const uint4 (&r)[kN], float4 pre, floa
 // residual_out and collapses (kSplitWarps: two warps a stage; else one with every row block).
 template <Mode M, bool kNorm, Engine E, bool kEarly, int kNt0, int kNt1, bool kFirst>
 __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, kNorm>& sh, const float* fn_s,
-                                            int csize, int rank, int workers, int stages, int64_t first_tile,
-                                            int64_t tile_step, int ntiles, bool identity) {
+                                            const TileMap& tm, int csize, int rank, int workers, int stages,
+                                            int64_t first_tile, int64_t tile_step, int ntiles, bool identity) {
   constexpr int kRows = proj_rows<M>(), kNTiles = (kRows + 7) / 8, kP = parts_padded<M, kNorm>();
   const MhcPreParams& pp = p.pre;
   const int64_t hidden = pp.hidden, k_total = int64_t(kN) * hidden;
@@ -602,24 +623,24 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
   // prefetch (mhc_post_hc_head measured 0.2-0.3 us slower without it).
   constexpr bool kPrefetch = E != Engine::kGlobalBf16 || has_post(M);
   TileLoad<M> next;
-  if (kPrefetch && ntiles > 0) load_tile<M>(p, first_tile, d, g, next);
+  if (kPrefetch && ntiles > 0) load_tile<M>(p, tm, first_tile, d, g, next);
   for (int j = 0; j < ntiles + kLag; ++j) {
     const int jc = j - kLag;
     uint4 r[2][kN];
     if (kEarly && kFirst && jc >= 0)
-      load_streams<true>(collapse_src, pp.tokens, hidden, first_tile + jc * tile_step, d, g, r);
+      load_streams<true>(collapse_src, tm, hidden, first_tile + jc * tile_step, d, g, r);
     if (j < ntiles) {
       const int s = j % kRing;
       const int64_t tile = first_tile + j * tile_step;
       TileLoad<M> cur;
       if constexpr (kPrefetch) {
         cur = next;
-        if (j + 1 < ntiles) load_tile<M>(p, tile + tile_step, d, g, next);
+        if (j + 1 < ntiles) load_tile<M>(p, tm, tile + tile_step, d, g, next);
       } else {
-        load_tile<M>(p, tile, d, g, cur);
+        load_tile<M>(p, tm, tile, d, g, cur);
       }
       static_assert(kFirst || !has_post(M), "a fused op's stage is one warp: it applies and stores the post");
-      apply_post<M>(p, tile, d, g, cur);
+      apply_post<M>(p, tm, tile, d, g, cur);
 
       // 1. Projection on tensor cores, then the sum of squares (or the Gram matrix). Tensor cores
       // truncate when they accumulate, so chains start from zero for every warp's slice and are added
@@ -735,14 +756,14 @@ __device__ __forceinline__ void worker_loop(const MhcFusedParams& p, Shared<M, k
     if (kFirst && jc >= 0) {
       const int s = jc % kRing;
       const int64_t tile = first_tile + jc * tile_step;
-      if (!kEarly) load_streams<true>(collapse_src, pp.tokens, hidden, tile, d, g, r);
+      if (!kEarly) load_streams<true>(collapse_src, tm, hidden, tile, d, g, r);
       float wv[8];  // the norm's weights, in flight during the wait
       if (kNorm) load_bf16x8(pp.norm_weight + d, wv);
       mbar_wait(&sh.weights_full[s], (jc / kRing) & 1);
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const int tok = g + 8 * h;
-        const int64_t t = tile * kTile + tok;
+        const int64_t t = tm.token(tile, tok);
         const float4 pre = *reinterpret_cast<const float4*>(&sh.weights[s][tok][0]);
         const float norm_scale = sh.weights[s][tok][4];
         float out[8];
@@ -766,7 +787,7 @@ constexpr bool early_collapse_loads() {
 
 template <Mode M, bool kNorm, Engine E, int kWarps>
 __global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedParams p, DelayedArgs da,
-                                                                       int workers) {
+                                                                       int workers, int tile_shift) {
   constexpr int kRows = proj_rows<M>(), kP = parts_padded<M, kNorm>();
   extern __shared__ __align__(16) unsigned char smem_raw[];
   Shared<M, kNorm>& sh = *reinterpret_cast<Shared<M, kNorm>*>(smem_raw);
@@ -843,7 +864,8 @@ __global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedPa
   pdl_wait();  // before the first access to what the previous kernel wrote
   if constexpr (E == Engine::kTf32 || E == Engine::kBf16) __syncthreads();  // the staged slice
 
-  const int64_t tiles = (pp.tokens + kTile - 1) / kTile;
+  const TileMap tm{pp.tokens, tile_shift};
+  const int64_t tiles = tm.tiles();
   const int64_t cluster_id = blockIdx.x / csize, clusters = gridDim.x / csize;
   const int ntiles = cluster_id < tiles ? int((tiles - cluster_id + clusters - 1) / clusters) : 0;
   constexpr int kNTiles = (kRows + 7) / 8;
@@ -853,17 +875,17 @@ __global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedPa
     static_assert(kNTiles == 3, "two warps a stage: row block 0 and the squares, row blocks 1 and 2");
     const int stages = workers / 2;
     if (warp < stages)
-      worker_loop<M, kNorm, E, kEarly, 0, 1, true>(p, sh, fn_s, csize, rank, workers, stages, cluster_id, clusters,
+      worker_loop<M, kNorm, E, kEarly, 0, 1, true>(p, sh, fn_s, tm, csize, rank, workers, stages, cluster_id, clusters,
                                                      ntiles, identity);
     else if (warp < workers)
-      worker_loop<M, kNorm, E, kEarly, 1, 3, false>(p, sh, fn_s, csize, rank, workers, stages, cluster_id, clusters,
+      worker_loop<M, kNorm, E, kEarly, 1, 3, false>(p, sh, fn_s, tm, csize, rank, workers, stages, cluster_id, clusters,
                                                       ntiles, identity);
   } else if (warp < workers) {
-    worker_loop<M, kNorm, E, kEarly, 0, kNTiles, true>(p, sh, fn_s, csize, rank, workers, workers, cluster_id,
+    worker_loop<M, kNorm, E, kEarly, 0, kNTiles, true>(p, sh, fn_s, tm, csize, rank, workers, workers, cluster_id,
                                                          clusters, ntiles, identity);
   }
   if (warp >= workers)
-    owner_loop<M, kNorm>(p, da, sh, csize, rank, warp - workers, owners, cluster_id, clusters, ntiles);
+    owner_loop<M, kNorm>(p, da, sh, tm, csize, rank, warp - workers, owners, cluster_id, clusters, ntiles);
   // No exit barrier: the only accesses to a CTA's shared memory from other CTAs are the st.async
   // pushes into its partial and weight slots, and the CTA itself waited for every byte of them (the
   // slots' mbarriers) before it got here. The barrier cost every decode call ~0.7 us of release
@@ -898,6 +920,14 @@ constexpr auto pipeline_kernel() {
   }
 }
 
+// log2 of the tokens a decode tile holds (TileMap): the fewest, 4 or 8, that still give every cluster
+// one tile at most, so that a batch of a few tokens spreads over more clusters (GPCs); 16 otherwise.
+inline int decode_tile_shift(int64_t tokens, int64_t resident) {
+  for (int shift = 2; shift < kTileShift; ++shift)
+    if (TileMap{tokens, shift}.tiles() <= resident) return shift;
+  return kTileShift;
+}
+
 template <Mode M, bool kNorm>
 int launch_variant(const MhcFusedParams& p, const DelayedArgs& da, int csize, cudaStream_t stream) {
   const MhcPreParams& pp = p.pre;
@@ -905,7 +935,7 @@ int launch_variant(const MhcFusedParams& p, const DelayedArgs& da, int csize, cu
   const int stages = d_slice / kWarpD;                  // one worker warp a stage
   const int owners = stages <= kMaxWarps - 4 ? 4 : 2;  // divides kRing
   const bool few = stages + owners <= kFewWarps;
-  const int64_t tiles = (pp.tokens + kTile - 1) / kTile;
+  const int64_t tiles = TileMap{pp.tokens, kTileShift}.tiles();
 
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
@@ -933,12 +963,13 @@ int launch_variant(const MhcFusedParams& p, const DelayedArgs& da, int csize, cu
     cudaGetLastError();  // a refused query is an answer (0), not an error of this launch
     return resident_cache[key] = int64_t(n);
   };
-  auto run = [&](auto kernel, size_t smem, int64_t resident, int workers) {
-    const int64_t clusters = tiles < resident ? tiles : resident;
+  auto run = [&](auto kernel, size_t smem, int64_t resident, int workers, int tile_shift) {
+    const int64_t tm_tiles = TileMap{pp.tokens, tile_shift}.tiles();
+    const int64_t clusters = tm_tiles < resident ? tm_tiles : resident;
     cfg.gridDim = dim3(unsigned(clusters * csize));
     cfg.blockDim = dim3(unsigned((workers + owners) * 32));
     cfg.dynamicSmemBytes = smem;
-    return int(cudaLaunchKernelEx(&cfg, kernel, p, da, workers));
+    return int(cudaLaunchKernelEx(&cfg, kernel, p, da, workers, tile_shift));
   };
   // fn from L2 when every cluster runs at most one tile (decode: staging would be a serial
   // prologue reading the same bytes); staged in shared memory when clusters run several tiles,
@@ -962,9 +993,10 @@ int launch_variant(const MhcFusedParams& p, const DelayedArgs& da, int csize, cu
     const size_t staged_smem =
         sizeof(Sh) + (staged_bf16 ? staged_bytes<M, Engine::kBf16>(d_slice) : staged_bytes<M, Engine::kTf32>(d_slice));
     const int64_t staged_resident = max_clusters(staged, staged_smem, (stages + owners) * 32);
-    if (staged_resident > 0) return run(staged, staged_smem, staged_resident, stages);
+    if (staged_resident > 0) return run(staged, staged_smem, staged_resident, stages, kTileShift);
   }
-  return resident > 0 ? run(streamed, sizeof(Sh), resident, streamed_workers) : -1;
+  return resident > 0 ? run(streamed, sizeof(Sh), resident, streamed_workers, decode_tile_shift(pp.tokens, resident))
+                      : -1;
 }
 
 // Launches the fast path; returns -1 when it does not apply (the caller then uses the general

@@ -161,9 +161,9 @@ def test_cuda_agrees_with_cpu(case):
 def test_cuda_batch_invariant_across_engines(d):
     """§3.11 where the CUDA n = 4 fast path changes engine with T: a 300-token batch (fn staged per
     cluster, many tiles each) against tokens computed alone (one tile per cluster, fn read from L2)
-    and against batches of 17, 33 and 64 tokens, bitwise, for every op on that path, at tile and
-    cluster-wave edges. D = 4096 stages bf16 parts of fn, D = 7168 fp32; the decode engine must split
-    fn the same way."""
+    and against batches of 5 to 64 tokens (decode batches spread over clusters in tiles of 4 up to 28
+    tokens and of 8 up to 56), bitwise, for every op on that path, at tile and cluster-wave edges.
+    D = 4096 stages bf16 parts of fn, D = 7168 fp32; the decode engine must split fn the same way."""
     n, t = 4, 300
     case = Case((t,), n, d, norm=True, repeat=7)
     torch.manual_seed(seed_of("engines", case))
@@ -195,6 +195,8 @@ def test_cuda_batch_invariant_across_engines(d):
     }
     # single tokens, and small batches (2-4 tiles of 16 tokens, still on the decode engine)
     spans = [(tok, tok + 1) for tok in (0, 15, 16, 111, 112, 150, t - 1)] + [(3, 20), (17, 50), (64, 128)]
+    # decode batches spread over clusters in tiles of 4 (up to 28 tokens), 8 (up to 56) or 16 tokens
+    spans += [(7, 12), (200, 228), (200, 229), (230, 286), (230, 287)]
     assert_spans_match(calls, spans)
 
 

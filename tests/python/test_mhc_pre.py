@@ -159,13 +159,14 @@ def test_cuda_graph_replay(tokens):
 def test_cuda_batch_invariant_across_kernels(norm, d):
     """§3.11 where the CUDA path changes kernel with T (n = 4): batches of 1024 tokens and more (D = 4096:
     wgmma, 64-token tiles) or 512 (D = 7168: the tf32 chains on mma.sync, 32-token tiles; hc_head from
-    1536 at both) take the TMA kernel, shorter ones the pipeline kernel (16-token tiles; up to 16 tokens
-    one tile, on one cluster); a token must get the same bits from both (spans of 511 and 512 tokens
-    probe D = 7168's threshold). A 2093-token batch (a partial last tile, magnitudes spread over six
-    decades) against single tokens, short spans (13 and 16 tokens: one tile) and a 1053-token span
-    shifted off the tile grid, for mhc_pre and mhc_pre_delayed (carried weights, and the
-    identity entry without them), and for hc_head (its TMA kernel collapses each tile from the ring once
-    the weights arrive; the final norm's variant is covered by mhc_post_hc_head's compose test)."""
+    1536 at both) take the TMA kernel, shorter ones the pipeline kernel (16-token tiles; decode batches of
+    up to 28 / 56 tokens in tiles of 4 / 8, one a cluster); a token must get the same bits from all (spans
+    of 511 and 512 tokens probe D = 7168's threshold). A 2093-token batch (a partial last tile, magnitudes
+    spread over six decades) against single tokens, short spans (5 to 57 tokens: the decode tiles' sizes
+    and their edges) and a 1053-token span shifted off the tile grid, for mhc_pre and mhc_pre_delayed
+    (carried weights, and the identity entry without them), and for hc_head (its TMA kernel collapses each
+    tile from the ring once the weights arrive; the final norm's variant is covered by mhc_post_hc_head's
+    compose test)."""
     n, t = 4, 2093
     case = Case((t,), n, d, norm=norm, repeat=7, rms_eps=1e-6 if norm else 1e-20)
     residual, pre = make(case, seed_of("mhc_pre-kernels", case), "cuda")
@@ -185,13 +186,15 @@ def test_cuda_batch_invariant_across_kernels(norm, d):
     spans = [(tok, tok + 1) for tok in (0, 63, 64, 1023, 1024, t - 1)] + [(5, 70), (960, 1023), (37, 1090),
                                                                        (t - 1040, t), (100, 116), (t - 13, t),
                                                                        (200, 711), (200, 712)]
+    # decode batches spread over clusters in tiles of 4 (up to 28 tokens), 8 (up to 56) or 16 tokens
+    spans += [(7, 12), (300, 328), (300, 329), (400, 456), (400, 457)]
     assert_spans_match(calls, spans)
 
 
 @pytest.mark.gpu
 @pytest.mark.parametrize("op", ["mhc_pre", "mhc_pre_delayed", "hc_head"])
 def test_cuda_decode_streams(op):
-    """The decode path (n = 4, D = 4096, T <= 16: one cluster a call) on six streams at once, every T
+    """The decode path (n = 4, D = 4096, T <= 16: up to four clusters a call) on six streams at once, every T
     from 1 to 16, three rounds: the bits of the current stream's calls (nothing shared between
     concurrent launches; a design with a device workspace must keep this)."""
     case = Case((16,), 4, 4096, norm=op != "hc_head")
