@@ -1,6 +1,8 @@
 """mHC benchmark (GPU): measures the copy bandwidth, then times every mHC op against the pure-torch
 reference (fp32, eager and torch.compile) for D in {4096, 7168} and T in {1 .. 65536}, n = 4. Our
-kernel time comes from CUDA-graph replays at every T; call_us is one eager call, host dispatch included.
+kernel time comes from CUDA-graph replays at every T; call_us is one eager call, host dispatch included;
+after_add_us (T <= 64) is the kernel time per call when each call follows a torch add, which (like a GEMM in a
+model's decode step) does not trigger programmatic dependent launch, so the op's prologue cannot overlap it.
 Prints and writes benchmarks/results/mhc.{md,json} (or --out DIR).
 
     python3 benchmarks/bench_mhc.py [--out DIR] [--tokens 1 8 ...] [--hidden 4096 7168] [--no-compile]
@@ -14,7 +16,7 @@ import torch
 
 import dsv4ext
 from dsv4ext.bench.cases import N, OPS as SPECS, mhc_args, mhc_floor_bytes, mhc_ref_args
-from dsv4ext.bench.timing import copy_bandwidth, device_meta, time_cuda, write_results
+from dsv4ext.bench.timing import copy_bandwidth, device_meta, time_cuda, time_cuda_after, write_results
 
 MHC_OPS = ["mhc_pre", "mhc_pre_delayed", "mhc_post", "mhc_fused_post_pre", "mhc_fused_post_pre_delayed", "hc_head",
            "mhc_post_hc_head"]
@@ -36,6 +38,7 @@ def main():
     print(f"copy bandwidth: {bw / 1e12:.2f} TB/s (read + write)", flush=True)
     compiled = {op: SPECS[op].baseline(compiled=True) for op in args.ops} if not args.no_compile else {}
     rows = []
+    pad = torch.zeros(1 << 20, device="cuda")  # the predecessor of after_add_us: a 4 MB torch add
     # mhc_pre_delayed also without the fused norm: its collapse then reads the residual once (the TMA
     # kernel's ring collapse), a different kernel path from the normed one.
     variants = [(op, norm) for op in args.ops for norm in ((True, False) if op == "mhc_pre_delayed" else (True,))]
@@ -55,6 +58,8 @@ def main():
                 row = {"op": op if norm else f"{op} (no norm)", "D": hidden, "T": tokens, "ours_us": t_ours * 1e6,
                        "call_us": t_call * 1e6, "floor_us": floor * 1e6, "pct_floor": 100 * floor / t_ours,
                        "GBps": nbytes / t_ours / 1e9}
+                if tokens <= 64:
+                    row["after_add_us"] = time_cuda_after(lambda: OPS[op](*a), lambda: pad.add_(1.0)) * 1e6
                 if not args.no_ref:
                     t_eager = time_cuda(lambda: REF[op](*ra), reps=10 if tokens >= 16384 else 30).median
                     row["eager_us"], row["x_eager"] = t_eager * 1e6, t_eager / t_ours
@@ -69,10 +74,11 @@ def main():
             "command": "python3 benchmarks/bench_mhc.py " + " ".join(sys.argv[1:]),
             "timing": "median of CUDA-event timings of CUDA-graph replays (20 calls per replay up to T = 64, 5 up to "
                       "16384, else 2): kernel time per call; call_us: one eager call (the host's dispatch while the "
-                      "GPU idles included)"}
+                      "GPU idles included); after_add_us: 20 x (a torch add, the op) in a graph minus 20 adds, per "
+                      "call (the op's prologue cannot overlap a predecessor that does not trigger PDL)"}
     write_results(args.out, "mhc", meta, rows,
-                  ["op", "D", "T", "ours_us", "call_us", "floor_us", "pct_floor", "GBps", "eager_us", "x_eager",
-                   "compiled_us", "x_compiled"])
+                  ["op", "D", "T", "ours_us", "after_add_us", "call_us", "floor_us", "pct_floor", "GBps", "eager_us",
+                   "x_eager", "compiled_us", "x_compiled"])
 
 
 if __name__ == "__main__":

@@ -65,6 +65,20 @@ def time_cuda(fn: Callable[[], object], reps: int = 50, warmup: int = 5, graph: 
     return Timing(tuple(times))
 
 
+def time_cuda_after(fn: Callable[[], object], before: Callable[[], object], inner: int = 20, reps: int = 50) -> float:
+    """Seconds per call of `fn` when each call follows `before`, in CUDA-graph replays: a graph of `inner`
+    x (before, fn) minus one of `inner` x before. With `before` a kernel that does not trigger programmatic
+    dependent launch (torch's kernels do not), fn's prologue cannot overlap its predecessor, as after a GEMM in a
+    model's step; back to back (time_cuda with graph=True) it overlaps the previous call of fn."""
+    def both():
+        before()
+        fn()
+
+    pair = time_cuda(both, reps=reps, graph=True, inner=inner).median
+    alone = time_cuda(before, reps=reps, graph=True, inner=inner).median
+    return pair - alone
+
+
 def time_cpu(fn: Callable[[], object], reps: int = 20, warmup: int = 1) -> Timing:
     """Wall-clock time per call of a CPU function (time.perf_counter)."""
     for _ in range(warmup):
