@@ -13,10 +13,12 @@ def rep(old, new, n=1):
     assert s.count(old) == n, (s.count(old), old)
     s = s.replace(old, new)
 
-rep("""  uint64_t weights_full[kRing];    // worker side: the weights of all 16 tokens arrived
-""", """  uint64_t weights_full[kRing];    // worker side: the weights of all 16 tokens arrived
-  uint64_t fn_full;                // the decode engines: fn's slice copied (bulk copies before the PDL wait)
-""")
+# At the end of the struct: between weights_full and weights it would move every float4 / st.async v4 target off
+# 16-byte alignment (a review before any run caught it).
+rep("""  float warp_part[kMaxWorkers][kTile][kP];
+};""", """  float warp_part[kMaxWorkers][kTile][kP];
+  uint64_t fn_full;  // the decode engines: fn's slice copied (bulk copies before the PDL wait)
+};""")
 
 # split from values
 rep("""__device__ __forceinline__ void split_bf16_parts(const float* src, uint4 (&parts)[3]) {
@@ -113,6 +115,16 @@ rep("""  pdl_wait();  // before the first access to what the previous kernel wro
   }
   pdl_wait();  // before the first access to what the previous kernel wrote
   if constexpr (E == Engine::kTf32""")
+
+# The copying warp does not leave before its copies land (no worker waits when a CTA has no tile; run() never
+# launches such a CTA, but its shared memory must not be written after it exits).
+rep("""  if (warp >= workers)
+    owner_loop<M, kNorm>(p, da, sh, tm, csize, rank, warp - workers, owners, cluster_id, clusters, ntiles);""",
+"""  if (warp >= workers)
+    owner_loop<M, kNorm>(p, da, sh, tm, csize, rank, warp - workers, owners, cluster_id, clusters, ntiles);
+  if constexpr (E == Engine::kGlobal || E == Engine::kGlobalBf16) {
+    if (warp == int(blockDim.x / 32) - 1) mbar_wait(&sh.fn_full, 0);
+  }""")
 
 # launcher
 rep("""  const int64_t resident = max_clusters(streamed, sizeof(Sh), (streamed_workers + owners) * 32);""",
