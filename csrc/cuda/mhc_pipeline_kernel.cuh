@@ -814,7 +814,10 @@ __global__ void __launch_bounds__(kWarps * 32, 1) mhc_pipeline_kernel(MhcFusedPa
       mbar_arm(&sh.weights_full[s], uint32_t(kTile * 8 * sizeof(float)));
     }
   }
-  cluster.sync();  // every CTA's barriers are initialised before anyone pushes
+  // Every CTA's barriers are initialised before anyone pushes. The inits' fence publishes them to the
+  // cluster and nothing else before here needs ordering (the arms are mbarrier operations on the same
+  // objects), so the arrive is relaxed: no memory barrier on every warp's path.
+  asm volatile("barrier.cluster.arrive.relaxed;\n\tbarrier.cluster.wait;" ::: "memory");
   // This CTA's fn slice, once: rows x (4 streams x d_slice), from fn[m][i * D + rank * d_slice + dl].
   // fn is a weight, which no kernel before this one writes: staged before the PDL wait (cuda_common.cuh).
   constexpr int kRowsPad = (kRows + 7) / 8 * 8;

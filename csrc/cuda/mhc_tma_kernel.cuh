@@ -1061,7 +1061,9 @@ __global__ void __launch_bounds__(threads<M>(), 1)
     if (kPost) tma_load_box_2d(smem_u32(xs) + (it % kXSlots) * kBoxBytes, &xmap, rank * kDs + v * kStageD, t0, bar,
                                policy);
   };
-  cluster.sync();  // every CTA's barriers are initialised before anyone pushes
+  // Every CTA's barriers are initialised before anyone pushes: their fence publishes them, so the arrive
+  // is relaxed (the progress words are read only by this CTA, after the __syncthreads() below).
+  asm volatile("barrier.cluster.arrive.relaxed;\n\tbarrier.cluster.wait;" ::: "memory");
   // Thread 0 issues the first stages (the ring starts empty) while the other warps stage fn. fn and the
   // norm's weights are weights, which no kernel before this one writes (cuda_common.cuh): they are
   // staged before the PDL wait, while the previous kernel finishes (mhc_pre T = 1024 41 -> 36 us).
