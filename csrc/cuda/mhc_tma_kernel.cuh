@@ -46,6 +46,8 @@
 //    without the norm, whose collapse waits for nothing, per stage from the ring (ring_collapse);
 //    for hc_head, whose fn parts take 32 KB instead of 144, from the ring as well: its 11 slots hold
 //    the tile until its weights arrive (held_collapse), so the residual is read from HBM once;
+//  - warps 12-15, D = 4096 with the fused norm (not the seam): the Gram matrix of each stage (gram_loop),
+//    which beside the wgmma cost the projection warpgroup ~7 % of mhc_pre's time (session 20);
 //  - warps 12-15, the fused seam only: x comes beside each stage (a ring of its own), and the post
 //    (mhc_post's arithmetic) replaces the stage's streams in the ring before the projection and the
 //    collapse read them (held collapse, 10 slots); the new streams are stored as the stash.
@@ -60,7 +62,7 @@
 // Measured at D = 7168 (T = 16384, session 2026-11-27 (15)): hc_head 489 us (81 %), the seam with the
 // norm 959 (83 %), mhc_pre 797 (50 %; the pipeline: 1220), mhc_pre_delayed without the norm 677 (59 %).
 // Measured (H100, D = 4096, T = 16384, benchmarks/NOTES.md): mhc_pre 353 us, 65 % of the floor (the
-// pipeline: 655). The projection is not the bound: with its wgmma removed the kernel ran 375 us (395
+// pipeline: 655); 332 us (68 %) since the Gram warpgroup (session 20). The projection is not the bound: with its wgmma removed the kernel ran 375 us (395
 // with). The bound is the cycle that the L2 re-read imposes: tile j loads only after the collapse of
 // tile j - 2 (TMA and projection ~9 us, owners ~2.5 us, collapse ~5-6 us), and a longer lag measured
 // slower (the re-read starts missing L2). The ring collapse has no such cycle: mhc_pre_delayed
@@ -104,11 +106,18 @@ struct Geo {
   static constexpr int kOwned = kTile / kC;             // tokens of a tile each CTA owns
   static constexpr int kRowsPerThread = kTile / 32;     // collapse / post: tokens tid / 4 + 32 h of a stage
 };
-// Threads: producer + owners, the wgmma warpgroup, the collapse warpgroup, and for the fused seam
-// (mhc_post_hc_head) a fourth that applies the post.
-template <Mode M>
+// The fused norm's Gram matrix on a warpgroup of its own (warps 12-15) where the CTA has room for one (D = 4096,
+// no post warpgroup): the projection warpgroup's 4x4 Gram on CUDA cores (~300 instructions a lane and stage beside 8
+// wgmma) paced it; with the Gram removed mhc_pre ran 7 % faster (benchmarks/NOTES.md, session 20).
+template <Mode M, bool kNorm, int kD>
+constexpr bool gram_warps() {
+  return kNorm && kD == 4096 && !pipeline_mhc::has_post(M);
+}
+// Threads: producer + owners, the wgmma warpgroup, the collapse warpgroup, and a fourth that applies the fused
+// seam's post (mhc_post_hc_head) or sums the fused norm's Gram matrix (gram_warps).
+template <Mode M, bool kNorm, int kD>
 constexpr int threads() {
-  return pipeline_mhc::has_post(M) ? 512 : 384;
+  return pipeline_mhc::has_post(M) || gram_warps<M, kNorm, kD>() ? 512 : 384;
 }
 // Registers per thread by warpgroup (setmaxnreg): the CTA keeps the launch's 168 a thread (ptxas's
 // cap at 384 threads, one CTA per SM); the producer and owners give theirs to the projection, the
@@ -116,21 +125,25 @@ constexpr int threads() {
 // the post. An increase that the CTA's registers cannot cover never returns (a kernel asking for 88 +
 // 256 + 168 hung): the sum must stay within the launch's allocation. At D = 7168 the seam's collapse and
 // post take one token a stage (kRowsPerThread), and its tf32 projection spilled 120 bytes at 128.
+// With the Gram warpgroup (its registers in Regs::post) the launch has 128 a thread; the projection without the
+// Gram keeps 128 and the collapse gets back its 168 from the owners and the Gram warps.
 struct Regs {
   int launch, owner, projection, collapse, post;
 };
-template <Mode M, int kD>
+template <Mode M, bool kNorm, int kD>
 constexpr Regs regs() {
-  return !pipeline_mhc::has_post(M) ? Regs{168, 104, 232, 168, 0}
+  return gram_warps<M, kNorm, kD>()     ? Regs{128, 104, 128, 168, 112}
+         : !pipeline_mhc::has_post(M) ? Regs{168, 104, 232, 168, 0}
          : kD == 4096               ? Regs{128, 112, 128, 128, 144}
                                     : Regs{128, 112, 168, 104, 128};
 }
-template <Mode M, int kD>
+template <Mode M, bool kNorm, int kD>
 constexpr bool regs_fit() {
-  constexpr Regs r = regs<M, kD>();
-  return r.owner + r.projection + r.collapse + r.post <= threads<M>() / 128 * r.launch;
+  constexpr Regs r = regs<M, kNorm, kD>();
+  return r.owner + r.projection + r.collapse + r.post <= threads<M, kNorm, kD>() / 128 * r.launch;
 }
-static_assert(regs_fit<Mode::kPre, 4096>() && regs_fit<Mode::kFusedHead, 4096>() && regs_fit<Mode::kFusedHead, 7168>(),
+static_assert(regs_fit<Mode::kPre, false, 4096>() && regs_fit<Mode::kPre, true, 4096>() &&
+                  regs_fit<Mode::kFusedHead, true, 4096>() && regs_fit<Mode::kFusedHead, true, 7168>(),
               "setmaxnreg moves registers within the CTA's launch allocation");
 constexpr int kGram = pipeline_mhc::kGram;
 // Projections: 24 (mhc_pre, mhc_pre_delayed) or hc_head's 4.
@@ -488,6 +501,7 @@ __device__ __forceinline__ void mma_loop(Ctrl<M, kNorm, 4096>& ct, const unsigne
   constexpr int kSteps = Geo<4096>::kSteps, kStageBytes = Geo<4096>::kStageBytes;
   constexpr int kSq = kNorm ? kGram : 1, kStages = ring_stages<M, 4096>(), kBBlock = b_block_bytes<M>();
   constexpr int kAcc = acc_floats<M>();  // acc[4 jj + q]: column group jj of the fold (lanes c < 2 for hc_head)
+  constexpr bool kGramWarps = gram_warps<M, kNorm, 4096>();
   const int tid = threadIdx.x % 128, wi = tid / 32, lane = tid % 32;
   const uint32_t stages_u32 = smem_u32(stages);
   const uint64_t db0 = b_descriptor(smem_u32(b_smem));
@@ -516,9 +530,13 @@ __device__ __forceinline__ void mma_loop(Ctrl<M, kNorm, 4096>& ct, const unsigne
         }
       }
       wgmma_commit();
-      // The squares on CUDA cores while the chain is in flight (wgmma only reads the words).
-      float ssq[2][kSq];
-      pipeline_mhc::tile_squares<kNorm, true>(r, lane / 4, ssq);
+      // The squares on CUDA cores while the chain is in flight (wgmma only reads the words), unless the Gram
+      // warpgroup takes them.
+      float ssq[2][kSq] = {};
+      if constexpr (!kGramWarps) pipeline_mhc::tile_squares<kNorm, true>(r, lane / 4, ssq);
+      // The slot may refill only once the words are used: the squares used them; without them the chain's
+      // completion does (wgmma reads its register operands asynchronously).
+      if constexpr (kGramWarps) wgmma_wait_all();
       __syncwarp();
       if (lane == 0) mbar_arrive(&ct.empty[slot]);  // the words are in registers: the slot may refill
       wgmma_wait_all();
@@ -534,9 +552,50 @@ __device__ __forceinline__ void mma_loop(Ctrl<M, kNorm, 4096>& ct, const unsigne
         }
         acc[q] = v == 0 ? s : acc[q] + s;
       }
+      if constexpr (!kGramWarps) add_stage_squares(sq, ssq, v);
+    }
+    if constexpr (kGramWarps) {
+      for (int h = 0; h < 2; ++h)
+        for (int q = 0; q < kSq; ++q) sq[h][q] = 0.0f;
+    }
+    push_tile<M, kNorm, 4096, 0, (rows<M>() + 7) / 8, !kGramWarps>(ct, rank, j, 16 * wi, acc, sq, lane);
+  }
+}
+
+// The Gram warpgroup (gram_warps()): per stage the projection's lane words and tile_squares (warp wi: tokens
+// 16 wi .. 16 wi + 15, as the projection warp wi), the stages in order; per tile the squares to their owners.
+template <Mode M, bool kNorm>
+__device__ __forceinline__ void gram_loop(Ctrl<M, kNorm, 4096>& ct, const unsigned char* stages, int rank,
+                                          int ntiles) {
+  constexpr int kSteps = Geo<4096>::kSteps, kStageBytes = Geo<4096>::kStageBytes;
+  constexpr int kStages = ring_stages<M, 4096>();
+  const int tid = threadIdx.x % 128, wi = tid / 32, lane = tid % 32;
+  const uint32_t stages_u32 = smem_u32(stages);
+  float none[acc_floats<M>()];  // no rows: the projection pushes them
+#pragma unroll
+  for (int q = 0; q < acc_floats<M>(); ++q) none[q] = 0.0f;
+  for (int j = 0; j < ntiles; ++j) {
+    float sq[2][kGram];
+    for (int v = 0; v < kSteps; ++v) {
+      const int it = j * kSteps + v, slot = it % kStages;
+      mbar_wait(&ct.full[slot], (it / kStages) & 1);
+      uint4 r[2][kN];
+      load_lane_words<4096>(stages_u32 + slot * kStageBytes, 16 * wi, lane, r);
+      float ssq[2][kGram];
+      pipeline_mhc::tile_squares<kNorm, true>(r, lane / 4, ssq);
+      // The slot may refill only once the words are used. Without an order, the squares were computed after the
+      // release and mhc_pre's 3-slot ring refilled slots whose loads were still in flight: tokens got another
+      // stage's words, a few rows in a thousand, different from call to call (benchmarks/NOTES.md, session 20).
+      // So the diagonal entries (every word of the lane) are operands before the arrive, and a CTA fence waits
+      // for the loads.
+      asm volatile("" ::"f"(ssq[0][0]), "f"(ssq[0][1]), "f"(ssq[0][2]), "f"(ssq[0][3]), "f"(ssq[1][0]), "f"(ssq[1][1]),
+                   "f"(ssq[1][2]), "f"(ssq[1][3]) : "memory");
+      __threadfence_block();  // and the loads performed before the release, whatever ptxas schedules
+      __syncwarp();
+      if (lane == 0) mbar_arrive(&ct.empty[slot]);
       add_stage_squares(sq, ssq, v);
     }
-    push_tile(ct, rank, j, 16 * wi, acc, sq, lane);
+    push_tile<M, kNorm, 4096, 0, 0, true>(ct, rank, j, 16 * wi, none, sq, lane);
   }
 }
 
@@ -982,7 +1041,7 @@ __device__ __forceinline__ void post_loop(const MhcPostParams& post, Ctrl<M, kNo
 }
 
 template <Mode M, bool kNorm, int kD>
-__global__ void __launch_bounds__(threads<M>(), 1)
+__global__ void __launch_bounds__(threads<M, kNorm, kD>(), 1)
     mhc_tma_kernel(const __grid_constant__ CUtensorMap map, const __grid_constant__ CUtensorMap xmap, MhcPreParams pp,
                    DelayedArgs da, MhcPostParams post) {
   using G = Geo<kD>;
@@ -994,8 +1053,9 @@ __global__ void __launch_bounds__(threads<M>(), 1)
   constexpr int kStages = ring_stages<M, kD>();
   constexpr bool kReadOnce = ring_collapse<M, kNorm>() || held_collapse<M>();  // the collapse reads the ring
   constexpr bool kPost = pipeline_mhc::has_post(M);
-  constexpr int kThreads = threads<M>();
-  constexpr Regs kRegs = regs<M, kD>();
+  constexpr int kThreads = threads<M, kNorm, kD>();
+  constexpr Regs kRegs = regs<M, kNorm, kD>();
+  constexpr bool kGramWarps = gram_warps<M, kNorm, kD>();
   unsigned char* xs = base + kStages * kStageBytes;
   unsigned char* b_smem = xs + x_bytes<M, kD>();  // fn's slice (fn_bytes)
   Ctrl<M, kNorm, kD>& ct = *reinterpret_cast<Ctrl<M, kNorm, kD>*>(b_smem + fn_bytes<M, kD>());
@@ -1013,9 +1073,10 @@ __global__ void __launch_bounds__(threads<M>(), 1)
     if (kPost) asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&xmap)) : "memory");
     for (int s = 0; s < kStages; ++s) {
       mbar_init_count(&ct.full[s], 1);
-      // The consuming warps: the projection's (two a tile for hc_head at D = 7168) and the collapse's when it
-      // reads the ring.
-      mbar_init_count(&ct.empty[s], (G::kTf32 && rows<M>() == kN ? 2 : 4) + (kReadOnce ? 4 : 0));
+      // The consuming warps: the projection's (two a tile for hc_head at D = 7168), the collapse's when it
+      // reads the ring and the Gram warps'.
+      mbar_init_count(&ct.empty[s],
+                      (G::kTf32 && rows<M>() == kN ? 2 : 4) + (kReadOnce ? 4 : 0) + (kGramWarps ? 4 : 0));
       if (kPost) mbar_init_count(&ct.posted[s], 128);  // every post thread
     }
     for (int s = 0; s < kXSlots; ++s) mbar_init_count(&ct.x_empty[s], 4);
@@ -1103,6 +1164,11 @@ __global__ void __launch_bounds__(threads<M>(), 1)
     } else {
       mma_loop<M, kNorm>(ct, stages, b_smem, rank, ntiles);
     }
+  } else if (kGramWarps && warp >= 12) {
+    if constexpr (kGramWarps) {
+      asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegs.post));
+      gram_loop<M, kNorm>(ct, stages, rank, ntiles);
+    }
   } else if (kPost && warp >= 12) {
     if constexpr (kPost) {
       if constexpr (kRegs.post > kRegs.launch) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegs.post));
@@ -1111,10 +1177,14 @@ __global__ void __launch_bounds__(threads<M>(), 1)
   } else if constexpr (held_collapse<M>()) {
     if constexpr (kRegs.collapse < kRegs.launch)
       asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegs.collapse));
+    if constexpr (kRegs.collapse > kRegs.launch)
+      asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegs.collapse));
     held_collapse_loop<M, kNorm, kD>(pp, ct, stages, rank, cluster_id, clusters, ntiles);
   } else if constexpr (ring_collapse<M, kNorm>()) {
     ring_collapse_loop<kD>(pp, da, ct, stages, rank, cluster_id, clusters, ntiles);
   } else {
+    if constexpr (kRegs.collapse > kRegs.launch)
+      asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegs.collapse));
     collapse_loop<M, kNorm, kD>(pp, ct, rank, cluster_id, clusters, ntiles,
                                 pipeline_mhc::is_delayed(M) && da.pre_mix == nullptr);
   }
@@ -1158,7 +1228,8 @@ int launch_variant(const MhcPreParams& pp, const DelayedArgs& da, const MhcPostP
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
   LaunchAttrs attr;
-  cudaLaunchConfig_t cfg = launch_config(unsigned(kC), unsigned(threads<M>()), unsigned(kC), kSmem, stream, attr);
+  cudaLaunchConfig_t cfg =
+      launch_config(unsigned(kC), unsigned(threads<M, kNorm, kD>()), unsigned(kC), kSmem, stream, attr);
   static std::mutex mu;
   static std::map<int, int> resident_cache;  // per device: clusters resident at once (0: cannot launch)
   int resident = 0;
