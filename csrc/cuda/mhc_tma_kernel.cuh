@@ -62,12 +62,12 @@
 // Measured at D = 7168 (T = 16384, session 2026-11-27 (15)): hc_head 489 us (81 %), the seam with the
 // norm 959 (83 %), mhc_pre 797 (50 %; the pipeline: 1220), mhc_pre_delayed without the norm 677 (59 %).
 // Measured (H100, D = 4096, T = 16384, benchmarks/NOTES.md): mhc_pre 353 us, 65 % of the floor (the
-// pipeline: 655); 332 us (68 %) since the Gram warpgroup (session 20). The projection is not the bound: with its wgmma removed the kernel ran 375 us (395
-// with). The bound is the cycle that the L2 re-read imposes: tile j loads only after the collapse of
-// tile j - 2 (TMA and projection ~9 us, owners ~2.5 us, collapse ~5-6 us), and a longer lag measured
-// slower (the re-read starts missing L2). The ring collapse has no such cycle: mhc_pre_delayed
-// without the norm, 267 us (85 %; its 3-slot ring paces it); nor has the held collapse: hc_head 235 us
-// (97 %), the fused seam 521 us with the norm (87 %).
+// pipeline: 655); 332 us (68 %) since the Gram warpgroup (session 20). The projection is not the bound:
+// with its wgmma removed the kernel ran 375 us (395 with). The bound is the cycle that the L2 re-read
+// imposes: tile j loads only after the collapse of tile j - 2 (TMA and projection ~9 us, owners ~2.5 us,
+// collapse ~5-6 us), and a longer lag measured slower (the re-read starts missing L2). The ring collapse
+// has no such cycle: mhc_pre_delayed without the norm, 267 us (85 %; its 3-slot ring paces it); nor has the
+// held collapse: hc_head 235 us (97 %), the fused seam 521 us with the norm (87 %).
 #pragma once
 
 #include <cuda.h>
