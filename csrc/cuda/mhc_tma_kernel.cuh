@@ -532,7 +532,7 @@ __device__ __forceinline__ void mma_loop(Ctrl<M, kNorm, 4096>& ct, const unsigne
       wgmma_commit();
       // The squares on CUDA cores while the chain is in flight (wgmma only reads the words), unless the Gram
       // warpgroup takes them.
-      float ssq[2][kSq] = {};
+      float ssq[2][kSq];
       if constexpr (!kGramWarps) pipeline_mhc::tile_squares<kNorm, true>(r, lane / 4, ssq);
       // The slot may refill only once the words are used: the squares used them; without them the chain's
       // completion does (wgmma reads its register operands asynchronously).
@@ -554,10 +554,7 @@ __device__ __forceinline__ void mma_loop(Ctrl<M, kNorm, 4096>& ct, const unsigne
       }
       if constexpr (!kGramWarps) add_stage_squares(sq, ssq, v);
     }
-    if constexpr (kGramWarps) {
-      for (int h = 0; h < 2; ++h)
-        for (int q = 0; q < kSq; ++q) sq[h][q] = 0.0f;
-    }
+    // With the Gram warps, sq is never read: they push the squares.
     push_tile<M, kNorm, 4096, 0, (rows<M>() + 7) / 8, !kGramWarps>(ct, rank, j, 16 * wi, acc, sq, lane);
   }
 }
@@ -571,9 +568,7 @@ __device__ __forceinline__ void gram_loop(Ctrl<M, kNorm, 4096>& ct, const unsign
   constexpr int kStages = ring_stages<M, 4096>();
   const int tid = threadIdx.x % 128, wi = tid / 32, lane = tid % 32;
   const uint32_t stages_u32 = smem_u32(stages);
-  float none[acc_floats<M>()];  // no rows: the projection pushes them
-#pragma unroll
-  for (int q = 0; q < acc_floats<M>(); ++q) none[q] = 0.0f;
+  const float none[acc_floats<M>()] = {};  // no rows: the projection pushes them
   for (int j = 0; j < ntiles; ++j) {
     float sq[2][kGram];
     for (int v = 0; v < kSteps; ++v) {
