@@ -50,7 +50,9 @@
 //    which beside the wgmma cost the projection warpgroup ~7 % of mhc_pre's time (session 20);
 //  - warps 12-15, the fused seam only: x comes beside each stage (a ring of its own), and the post
 //    (mhc_post's arithmetic) replaces the stage's streams in the ring before the projection and the
-//    collapse read them (held collapse, 10 slots); the new streams are stored as the stash.
+//    collapse read them (held collapse, 10 slots); the new streams are stored as the stash. With the norm at
+//    D = 4096 they also sum the Gram matrix of the new streams (gram_in_post), so that the projection runs its
+//    wgmma alone (as with the Gram warps; session 21: the seam 1-2 % faster, the same bits).
 // Rings of kRing slots carry partials and weights; a CTA pushes tile j's partials only after its
 // own collapse of tile j - kRing, which needed every owner's weights of that tile, i.e. every owner
 // had consumed that slot. Tile j is loaded only after this CTA collapsed tile j - kLoadLag (not for
@@ -113,6 +115,12 @@ template <Mode M, bool kNorm, int kD>
 constexpr bool gram_warps() {
   return kNorm && kD == 4096 && !pipeline_mhc::has_post(M);
 }
+// The fused seam with the norm at D = 4096: its post warpgroup sums the Gram matrix of the streams it writes (the
+// words the projection reads back, in tile_squares' quad layout: the same bits) and pushes it to the owners.
+template <Mode M, bool kNorm, int kD>
+constexpr bool gram_in_post() {
+  return kNorm && kD == 4096 && pipeline_mhc::has_post(M);
+}
 // Threads: producer + owners, the wgmma warpgroup, the collapse warpgroup, and a fourth that applies the fused
 // seam's post (mhc_post_hc_head) or sums the fused norm's Gram matrix (gram_warps).
 template <Mode M, bool kNorm, int kD>
@@ -126,13 +134,16 @@ constexpr int threads() {
 // 256 + 168 hung): the sum must stay within the launch's allocation. At D = 7168 the seam's collapse and
 // post take one token a stage (kRowsPerThread), and its tf32 projection spilled 120 bytes at 128.
 // With the Gram warpgroup (its registers in Regs::post) the launch has 128 a thread; the projection without the
-// Gram keeps 128 and the collapse gets back its 168 from the owners and the Gram warps.
+// Gram keeps 128 and the collapse gets back its 168 from the owners and the Gram warps. The seam with the Gram in
+// its post warpgroup: the owners and the projection give 24 and 16 to the post's 168. A warpgroup below the launch
+// must decrease (a projection that did not left the post's increase waiting forever: session 21's first gp build).
 struct Regs {
   int launch, owner, projection, collapse, post;
 };
 template <Mode M, bool kNorm, int kD>
 constexpr Regs regs() {
   return gram_warps<M, kNorm, kD>()     ? Regs{128, 104, 128, 168, 112}
+         : gram_in_post<M, kNorm, kD>() ? Regs{128, 104, 112, 128, 168}
          : !pipeline_mhc::has_post(M) ? Regs{168, 104, 232, 168, 0}
          : kD == 4096               ? Regs{128, 112, 128, 128, 144}
                                     : Regs{128, 112, 168, 104, 128};
@@ -501,7 +512,7 @@ __device__ __forceinline__ void mma_loop(Ctrl<M, kNorm, 4096>& ct, const unsigne
   constexpr int kSteps = Geo<4096>::kSteps, kStageBytes = Geo<4096>::kStageBytes;
   constexpr int kSq = kNorm ? kGram : 1, kStages = ring_stages<M, 4096>(), kBBlock = b_block_bytes<M>();
   constexpr int kAcc = acc_floats<M>();  // acc[4 jj + q]: column group jj of the fold (lanes c < 2 for hc_head)
-  constexpr bool kGramWarps = gram_warps<M, kNorm, 4096>();
+  constexpr bool kGramWarps = gram_warps<M, kNorm, 4096>() || gram_in_post<M, kNorm, 4096>();  // squares elsewhere
   const int tid = threadIdx.x % 128, wi = tid / 32, lane = tid % 32;
   const uint32_t stages_u32 = smem_u32(stages);
   const uint64_t db0 = b_descriptor(smem_u32(b_smem));
@@ -887,6 +898,7 @@ __device__ __forceinline__ void ring_collapse_loop(const MhcPreParams& pp, const
       float out[kH][8];
 #pragma unroll
       for (int h = 0; h < kH; ++h) ring_collapse8(r[h], pre[h], identity, out[h]);
+      __threadfence_block();  // the slot's loads performed before its release (gram_loop)
       __syncwarp();
       if (lane == 0) mbar_arrive(&ct.empty[slot]);
 #pragma unroll
@@ -948,6 +960,7 @@ __device__ __forceinline__ void held_collapse_loop(const MhcPreParams& pp, Ctrl<
           for (int e = 0; e < 8; ++e) out[h][e] = __fmul_rn(__fmul_rn(round_bf16(out[h][e]), scale[h]), wv[e]);
         }
       }
+      __threadfence_block();  // the slot's loads performed before its release (gram_loop)
       __syncwarp();
       if (lane == 0) mbar_arrive(&ct.empty[slot]);  // after the words are used (ring_collapse_loop)
 #pragma unroll
@@ -990,9 +1003,12 @@ __device__ __forceinline__ void post_loop(const MhcPostParams& post, Ctrl<M, kNo
       }
     }
   };
+  constexpr bool kGramPost = gram_in_post<M, kNorm, kD>();
+  static_assert(!kGramPost || kH == 2, "tile_squares takes two tokens a lane");
   float mix[kH][kMix], next[kH][kMix];
   load_mix(0, mix);
   for (int j = 0; j < ntiles; ++j) {
+    float sq[2][kGram];
     load_mix(j + 1, next);
     for (int v = 0; v < kSteps; ++v) {
       const int it = j * kSteps + v, slot = it % kStages, xslot = it % kXSlots;
@@ -1006,11 +1022,14 @@ __device__ __forceinline__ void post_loop(const MhcPostParams& post, Ctrl<M, kNo
       }
       __syncwarp();
       if (lane == 0) mbar_arrive(&ct.x_empty[xslot]);
+      uint4 nw[kH][kN];  // the new streams' words (gram_in_post)
 #pragma unroll
       for (int h = 0; h < kH; ++h) {
         const int m = tid / 4 + 32 * h;
         uint4 out[kN];
         pipeline_mhc::post_chunk(xw[h], r[h], &mix[h][0], &mix[h][kN], out);
+#pragma unroll
+        for (int i = 0; i < kN; ++i) nw[h][i] = out[i];
         const uint32_t row = box_chunk(stages_u32 + slot * kStageBytes, m, c);
         const int64_t t = token(j, h);
 #pragma unroll
@@ -1027,6 +1046,26 @@ __device__ __forceinline__ void post_loop(const MhcPostParams& post, Ctrl<M, kNo
       // Every thread releases its own stores to both readers (one lane's arrive after __syncwarp was
       // reported as a RAW hazard by racecheck: the ordering of the other lanes' stores was implicit).
       mbar_arrive(&ct.posted[slot]);
+      if constexpr (kGramPost) {  // tokens tid / 4 and + 32, chunk c: tile_squares' quads (the projection's bits)
+        float ssq[2][kGram];
+        pipeline_mhc::tile_squares<kNorm, true>(nw, 0, ssq);
+        add_stage_squares(sq, ssq, v);
+      }
+    }
+    if constexpr (kGramPost) {  // the tile's squares to their owners, once this CTA collapsed tile j - kRing
+      const int s = j % kRing;
+      if (j >= kRing) mbar_wait(&ct.collapsed[s], ((j - kRing) / kRing) & 1);
+      if (c == 0) {
+#pragma unroll
+        for (int h = 0; h < kH; ++h) {
+          const int m = tid / 4 + 32 * h;
+          const uint32_t owner = uint32_t(m % kC);
+          const uint32_t bar = cluster_addr(&ct.partials_full[s], owner);
+          const uint32_t sdst = cluster_addr(&ct.partials[s][m / kC][rank][rows<M>()], owner);
+#pragma unroll
+          for (int q = 0; q < kGram; q += 2) st_async_v2(sdst + 4 * q, sq[h][q], sq[h][q + 1], bar);
+        }
+      }
     }
 #pragma unroll
     for (int h = 0; h < kH; ++h)
@@ -1154,6 +1193,8 @@ __global__ void __launch_bounds__(threads<M, kNorm, kD>(), 1)
   } else if (warp < 8) {
     if constexpr (kRegs.projection > kRegs.launch)
       asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegs.projection));
+    if constexpr (kRegs.projection < kRegs.launch)
+      asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegs.projection));
     if constexpr (G::kTf32) {
       mma_loop_tf32<M, kNorm>(ct, stages, reinterpret_cast<const float*>(b_smem), rank, ntiles);
     } else {

@@ -83,5 +83,13 @@ rep("""  float mix[kH][kMix], next[kH][kMix];
   for (int j = 0; j < ntiles; ++j) {
     float sq[2][kGram];
     load_mix(j + 1, next);""")
+# Session 21: the first gp build hung (call 3): the projection's 112 is below the launch's 128, but its branch only
+# ever increased; without the decrease the post's setmaxnreg.inc to 168 waited for registers that never came.
+rep("""    if constexpr (kRegs.projection > kRegs.launch)
+      asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\\n" ::"n"(kRegs.projection));""",
+    """    if constexpr (kRegs.projection > kRegs.launch)
+      asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\\n" ::"n"(kRegs.projection));
+    if constexpr (kRegs.projection < kRegs.launch)
+      asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\\n" ::"n"(kRegs.projection));""")
 open(p, "w").write(s)
 print("patched")
