@@ -1,0 +1,24 @@
+"""A/B of the warp-row top-k shapes of 513-2048 columns (session 21): ab_wg.py TAG, the path picked by TOPK_WG (wg
+wheel). Kernel time (prefill: 5 calls a graph replay; decode: 10); each result checked against torch.topk's values and
+for ascending indices."""
+import sys, torch, dsv4ext
+from dsv4ext.bench.timing import time_cuda
+tag = sys.argv[1]
+shapes = [("prefill", 16384, 2048, 512), ("prefill", 16384, 2048, 2047), ("prefill", 16384, 2048, 64),
+          ("prefill", 16384, 1536, 512), ("prefill", 16384, 1024, 512), ("prefill", 32768, 1024, 64),
+          ("prefill", 8192, 1500, 100), ("prefill", 65536, 512, 128),
+          ("decode", 64, 2048, 512), ("decode", 1, 2048, 512), ("decode", 64, 1024, 512), ("decode", 1, 1024, 512)]
+for kind, rows, width, k in shapes:
+    logits = torch.randn(rows, width, device="cuda")
+    idx = torch.empty(rows, k, dtype=torch.int32, device="cuda")
+    if kind == "prefill":
+        st = torch.zeros(rows, dtype=torch.int32, device="cuda"); en = torch.full((rows,), width, dtype=torch.int32, device="cuda")
+        run = lambda: torch.ops.dsv4ext.top_k_per_row_prefill(logits, st, en, idx, k, False)
+    else:
+        sl = torch.full((rows,), width, dtype=torch.int32, device="cuda")
+        run = lambda: torch.ops.dsv4ext.top_k_per_row_decode(logits, 1, sl, idx, k, False)
+    t = time_cuda(run, graph=True, inner=10 if kind == "decode" else 5).median
+    idx.fill_(-7); run(); torch.cuda.synchronize()
+    ref = torch.topk(logits, k, dim=-1).values.sort(dim=-1).values
+    ok = torch.equal(ref, logits.gather(1, idx.long()).sort(dim=-1).values) and bool((idx[:, 1:] > idx[:, :-1]).all())
+    print(f"{tag:5s} {kind:7s} {rows}x{width} k={k}: {t*1e6:8.2f} us ok={ok}", flush=True)
