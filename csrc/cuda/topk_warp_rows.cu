@@ -1,6 +1,7 @@
-// top_k_per_row on CUDA for rows of at most 2048 columns: one warp per row, no block barriers (no more
-// rows than SMs: two / four warps of 16 keys a lane for rows of 513-1024 / 1025-2048 columns, so that a
-// row's chain is shorter); rows of at most 4096 / 8192 columns: a group of two / four warps of one block per row.
+// top_k_per_row on CUDA for rows of at most 2048 columns: one warp per row, no block barriers; rows of at
+// most 4096 / 8192 columns: a group of two / four warps of one block per row. No more rows than SMs: more
+// warps a row, so that a row's chain is shorter (two / four warps of 16 keys a lane for rows of 513-1024 /
+// 1025-2048 columns, four of 32 for 2049-4096).
 //
 // A block-per-row select pays a fixed chain per row (histogram clears, CUB scans of 2048 bins,
 // ~15 block barriers, walks over per-warp candidate segments): ~11 K warp instructions for a
@@ -343,14 +344,15 @@ int top_k_warp_rows(const TopKParams& p, cudaStream_t stream) {
   if (p.width <= 16 * kWarp) return launch<16, 1>(p, stream);
   // No more rows than SMs (decode): every row runs at once, so a row's chain, not the SMs' issue rate, is the time;
   // rows of 513-2048 columns take a group of two / four warps of 16 keys a lane (64 x 2048, k = 512: 6.2-6.5 ->
-  // 4.6 us; 1 x 2048: 5.4-6.5 -> 3.9). Many rows stay one a warp: there a group's repeated picks and barriers
-  // cost more than its shorter chain saves (16384 x 2048: 85 -> 145 us; benchmarks/NOTES.md, session 21).
+  // 4.6 us; 1 x 2048: 5.4-6.5 -> 3.9), rows of 2049-4096 four warps of 32 (8 x 4096: 6.3 -> 4.6-4.8). Many rows
+  // stay on the fewest warps: there a group's repeated picks and barriers cost more than its shorter chain saves
+  // (16384 x 2048: 85 -> 145 us on four warps; benchmarks/NOTES.md, session 21). Narrower rows measured no gain.
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
   const bool few_rows = p.rows <= device_sm_count(device);
   if (p.width <= 32 * kWarp) return few_rows ? launch<16, 2>(p, stream) : launch<32, 1>(p, stream);
   if (p.width <= kWarpRowWidth) return few_rows ? launch<16, 4>(p, stream) : launch<64, 1>(p, stream);
-  if (p.width <= 2 * kWarpRowWidth) return launch<64, 2>(p, stream);
+  if (p.width <= 2 * kWarpRowWidth) return few_rows ? launch<32, 4>(p, stream) : launch<64, 2>(p, stream);
   return launch<64, 4>(p, stream);
 }
 

@@ -109,8 +109,8 @@ def test_64bit_row_offsets(device, width):
 def test_warp_rows(device, width, layout, many, deterministic):
     """Many rows: more than the warp-per-row kernel keeps resident (1584 warps on an H100 at 2048
     columns): each warp (or group of 2 or 4 warps) walks several rows with the next one's copy in
-    flight, at each keys-per-lane size. Few rows (no more than the SMs): rows of 513-2048 columns on
-    groups of 2 / 4 warps of 16 keys a lane. Windows of every length (rows at most k long copy nothing
+    flight, at each keys-per-lane size. Few rows (no more than the SMs): rows of 513-4096 columns on
+    groups of 2 / 4 warps of 16 or 32 keys a lane. Windows of every length (rows at most k long copy nothing
     and are skipped by the walk), whole rows, aligned and unaligned starts (16-byte copies, or 4-byte
     ones), ties and NaN in some rows."""
     g = torch.Generator().manual_seed(13 + width + many)
