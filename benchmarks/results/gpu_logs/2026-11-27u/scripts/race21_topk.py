@@ -11,7 +11,7 @@ def check(logits, idx, lens, k):
         else:
             ref = torch.topk(logits[r, :n], k).values.sort().values
             assert torch.equal(ref, logits[r, idx[r].long()].sort().values), r
-for rows, width, k, stride in ((64, 2048, 512, 1), (2, 1500, 512, 1), (40, 700, 64, 1), (100, 1000, 64, 2), (50, 3000, 512, 1)):  # the many-row one-warp path is unchanged (call 6 ran it under memcheck with 3001 x 2048)
+for rows, width, k, stride in ((64, 2048, 512, 1), (2, 1500, 512, 1), (40, 700, 64, 1), (100, 1000, 64, 2), (50, 3000, 512, 1), (20, 8192, 2048, 1)):  # the many-row one-warp path is unchanged (call 6 ran it under memcheck with 3001 x 2048)
     dense = torch.randn(rows, width * stride, device="cuda", generator=g)
     logits = dense[:, ::stride]
     lens = torch.randint(0, width + 1, (rows,), device="cuda", generator=g, dtype=torch.int32)
