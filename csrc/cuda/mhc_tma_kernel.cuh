@@ -156,6 +156,14 @@ constexpr bool regs_fit() {
 static_assert(regs_fit<Mode::kPre, false, 4096>() && regs_fit<Mode::kPre, true, 4096>() &&
                   regs_fit<Mode::kFusedHead, true, 4096>() && regs_fit<Mode::kFusedHead, true, 7168>(),
               "setmaxnreg moves registers within the CTA's launch allocation");
+// A warpgroup's registers from the launch's kLaunch to kWant, either way (nothing when equal). regs_fit() holds
+// only if every warpgroup applies its own value: a decrease left out made session 21's first gp build hang (the
+// post warpgroup's increase waited for registers the projection never gave back).
+template <int kWant, int kLaunch>
+__device__ __forceinline__ void set_warpgroup_regs() {
+  if constexpr (kWant < kLaunch) asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kWant));
+  if constexpr (kWant > kLaunch) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kWant));
+}
 constexpr int kGram = pipeline_mhc::kGram;
 // Projections: 24 (mhc_pre, mhc_pre_delayed) or hc_head's 4.
 template <Mode M>
@@ -1183,7 +1191,7 @@ __global__ void __launch_bounds__(threads<M, kNorm, kD>(), 1)
   // Registers by warpgroup (regs()): the projection's stage (36 chain + 32 operand + 12 + 2 x 10
   // sum registers) spilled at 168 with the fused norm.
   if (warp < 4) {
-    asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegs.owner));
+    set_warpgroup_regs<kRegs.owner, kRegs.launch>();
     if (warp == 0) {
       if (threadIdx.x == 0)
         for (int it = early; it < stages_total; ++it) produce(it);
@@ -1191,10 +1199,7 @@ __global__ void __launch_bounds__(threads<M, kNorm, kD>(), 1)
       owner_loop<M, kNorm, kD>(pp, da, ct, rank, warp - 1, cluster_id, clusters, ntiles);
     }
   } else if (warp < 8) {
-    if constexpr (kRegs.projection > kRegs.launch)
-      asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegs.projection));
-    if constexpr (kRegs.projection < kRegs.launch)
-      asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegs.projection));
+    set_warpgroup_regs<kRegs.projection, kRegs.launch>();
     if constexpr (G::kTf32) {
       mma_loop_tf32<M, kNorm>(ct, stages, reinterpret_cast<const float*>(b_smem), rank, ntiles);
     } else {
@@ -1202,25 +1207,22 @@ __global__ void __launch_bounds__(threads<M, kNorm, kD>(), 1)
     }
   } else if (kGramWarps && warp >= 12) {
     if constexpr (kGramWarps) {
-      asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegs.post));
+      set_warpgroup_regs<kRegs.post, kRegs.launch>();
       gram_loop<M, kNorm>(ct, stages, rank, ntiles);
     }
   } else if (kPost && warp >= 12) {
     if constexpr (kPost) {
-      if constexpr (kRegs.post > kRegs.launch) asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegs.post));
+      set_warpgroup_regs<kRegs.post, kRegs.launch>();
       post_loop<M, kNorm, kD>(post, ct, stages, xs, rank, cluster_id, clusters, ntiles);
     }
   } else if constexpr (held_collapse<M>()) {
-    if constexpr (kRegs.collapse < kRegs.launch)
-      asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;\n" ::"n"(kRegs.collapse));
-    if constexpr (kRegs.collapse > kRegs.launch)
-      asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegs.collapse));
+    set_warpgroup_regs<kRegs.collapse, kRegs.launch>();
     held_collapse_loop<M, kNorm, kD>(pp, ct, stages, rank, cluster_id, clusters, ntiles);
   } else if constexpr (ring_collapse<M, kNorm>()) {
+    set_warpgroup_regs<kRegs.collapse, kRegs.launch>();
     ring_collapse_loop<kD>(pp, da, ct, stages, rank, cluster_id, clusters, ntiles);
   } else {
-    if constexpr (kRegs.collapse > kRegs.launch)
-      asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;\n" ::"n"(kRegs.collapse));
+    set_warpgroup_regs<kRegs.collapse, kRegs.launch>();
     collapse_loop<M, kNorm, kD>(pp, ct, rank, cluster_id, clusters, ntiles,
                                 pipeline_mhc::is_delayed(M) && da.pre_mix == nullptr);
   }
