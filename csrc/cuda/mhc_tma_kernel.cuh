@@ -135,8 +135,8 @@ constexpr int threads() {
 // post take one token a stage (kRowsPerThread), and its tf32 projection spilled 120 bytes at 128.
 // With the Gram warpgroup (its registers in Regs::post) the launch has 128 a thread; the projection without the
 // Gram keeps 128 and the collapse gets back its 168 from the owners and the Gram warps. The seam with the Gram in
-// its post warpgroup: the owners and the projection give 24 and 16 to the post's 168. A warpgroup below the launch
-// must decrease (a projection that did not left the post's increase waiting forever: session 21's first gp build).
+// its post warpgroup: the owners and the projection give 24 and 16 to the post's 168. Every warpgroup applies its
+// own value, down or up (set_warpgroup_regs).
 struct Regs {
   int launch, owner, projection, collapse, post;
 };
