@@ -462,6 +462,20 @@ __device__ __forceinline__ void load_lane_words(uint32_t stage, int m0, int lane
   for (int h = 0; h < 2; ++h) load_row_chunk<kD>(stage, m0 + lane / 4 + 8 * h, lane % 4, r[h]);
 }
 
+// Token m's squares (or Gram entries) from this CTA into its owner's partials slot s, after the projections
+// (owner = m % kC; bar: that slot's partials_full in the owner).
+template <Mode M, bool kNorm, int kD, int kSq>
+__device__ __forceinline__ void push_squares(Ctrl<M, kNorm, kD>& ct, int rank, int s, int m, uint32_t owner,
+                                             uint32_t bar, const float (&sq)[kSq]) {
+  const uint32_t sdst = cluster_addr(&ct.partials[s][m / kC][rank][rows<M>()], owner);
+  if constexpr (kSq == 1) {
+    st_async_f32(sdst, sq[0], bar);
+  } else {
+#pragma unroll
+    for (int q = 0; q < kSq; q += 2) st_async_v2(sdst + 4 * q, sq[q], sq[q + 1], bar);
+  }
+}
+
 // A token row block's CTA partials (rows m0 + g and m0 + g + 8 of the tile) to their owners: row tiles
 // [kNt0, kNt1) of the projections, and the squares when kSquares (at D = 7168 two warps share a token
 // row block's row tiles).
@@ -481,15 +495,7 @@ __device__ __forceinline__ void push_partials(Ctrl<M, kNorm, kD>& ct, int rank, 
     for (int jj = kNt0; jj < kNt1; ++jj)
       if (8 * jj + 2 * c < kRows)
         st_async_v2(dst + 4 * (8 * jj + 2 * c), acc[4 * jj + 2 * hrow], acc[4 * jj + 2 * hrow + 1], bar);
-    if (kSquares && c == g / 2) {  // the lane holding this token's squares
-      const uint32_t sdst = cluster_addr(&ct.partials[s][m / kC][rank][kRows], owner);
-      if constexpr (kNorm) {
-#pragma unroll
-        for (int q = 0; q < kGram; q += 2) st_async_v2(sdst + 4 * q, sq[hrow][q], sq[hrow][q + 1], bar);
-      } else {
-        st_async_f32(sdst, sq[hrow][0], bar);
-      }
-    }
+    if (kSquares && c == g / 2) push_squares(ct, rank, s, m, owner, bar, sq[hrow]);  // the lane with its squares
   }
 }
 
@@ -502,15 +508,20 @@ __device__ __forceinline__ void add_stage_squares(float (&sq)[2][kSq], const flo
     for (int q = 0; q < kSq; ++q) sq[h][q] = v == 0 ? ssq[h][q] : sq[h][q] + ssq[h][q];
 }
 
-// A tile's partials pushed once the ring slot is free: this CTA's collapse of tile j - kRing is done
-// (see the header).
+// Tile j's partials slot, once it is free: this CTA's collapse of tile j - kRing is done (see the header).
+template <Mode M, bool kNorm, int kD>
+__device__ __forceinline__ int free_partials_slot(Ctrl<M, kNorm, kD>& ct, int j) {
+  const int s = j % kRing;
+  if (j >= kRing) mbar_wait(&ct.collapsed[s], ((j - kRing) / kRing) & 1);
+  return s;
+}
+
+// A tile's partials pushed once the ring slot is free.
 template <Mode M, bool kNorm, int kD, int kNt0 = 0, int kNt1 = (rows<M>() + 7) / 8, bool kSquares = true>
 __device__ __forceinline__ void push_tile(Ctrl<M, kNorm, kD>& ct, int rank, int j, int m0,
                                           const float (&acc)[acc_floats<M>()],
                                           const float (&sq)[2][kNorm ? kGram : 1], int lane) {
-  const int s = j % kRing;
-  if (j >= kRing) mbar_wait(&ct.collapsed[s], ((j - kRing) / kRing) & 1);
-  push_partials<M, kNorm, kD, kNt0, kNt1, kSquares>(ct, rank, s, m0, acc, sq, lane);
+  push_partials<M, kNorm, kD, kNt0, kNt1, kSquares>(ct, rank, free_partials_slot(ct, j), m0, acc, sq, lane);
 }
 
 // The projection warpgroup: per stage, the pipeline worker's arithmetic on 64 tokens (see the header).
@@ -520,7 +531,8 @@ __device__ __forceinline__ void mma_loop(Ctrl<M, kNorm, 4096>& ct, const unsigne
   constexpr int kSteps = Geo<4096>::kSteps, kStageBytes = Geo<4096>::kStageBytes;
   constexpr int kSq = kNorm ? kGram : 1, kStages = ring_stages<M, 4096>(), kBBlock = b_block_bytes<M>();
   constexpr int kAcc = acc_floats<M>();  // acc[4 jj + q]: column group jj of the fold (lanes c < 2 for hc_head)
-  constexpr bool kGramWarps = gram_warps<M, kNorm, 4096>() || gram_in_post<M, kNorm, 4096>();  // squares elsewhere
+  // The squares are summed elsewhere: by the Gram warps or the seam's post warpgroup.
+  constexpr bool kSquaresElsewhere = gram_warps<M, kNorm, 4096>() || gram_in_post<M, kNorm, 4096>();
   const int tid = threadIdx.x % 128, wi = tid / 32, lane = tid % 32;
   const uint32_t stages_u32 = smem_u32(stages);
   const uint64_t db0 = b_descriptor(smem_u32(b_smem));
@@ -549,13 +561,13 @@ __device__ __forceinline__ void mma_loop(Ctrl<M, kNorm, 4096>& ct, const unsigne
         }
       }
       wgmma_commit();
-      // The squares on CUDA cores while the chain is in flight (wgmma only reads the words), unless the Gram
-      // warpgroup takes them.
+      // The squares on CUDA cores while the chain is in flight (wgmma only reads the words), unless summed
+      // elsewhere.
       float ssq[2][kSq];
-      if constexpr (!kGramWarps) pipeline_mhc::tile_squares<kNorm, true>(r, lane / 4, ssq);
+      if constexpr (!kSquaresElsewhere) pipeline_mhc::tile_squares<kNorm, true>(r, lane / 4, ssq);
       // The slot may refill only once the words are used: the squares used them; without them the chain's
       // completion does (wgmma reads its register operands asynchronously).
-      if constexpr (kGramWarps) wgmma_wait_all();
+      if constexpr (kSquaresElsewhere) wgmma_wait_all();
       __syncwarp();
       if (lane == 0) mbar_arrive(&ct.empty[slot]);  // the words are in registers: the slot may refill
       wgmma_wait_all();
@@ -571,10 +583,10 @@ __device__ __forceinline__ void mma_loop(Ctrl<M, kNorm, 4096>& ct, const unsigne
         }
         acc[q] = v == 0 ? s : acc[q] + s;
       }
-      if constexpr (!kGramWarps) add_stage_squares(sq, ssq, v);
+      if constexpr (!kSquaresElsewhere) add_stage_squares(sq, ssq, v);
     }
-    // With the Gram warps, sq is never read: they push the squares.
-    push_tile<M, kNorm, 4096, 0, (rows<M>() + 7) / 8, !kGramWarps>(ct, rank, j, 16 * wi, acc, sq, lane);
+    // Squares summed elsewhere: sq is never read (whoever sums them pushes them).
+    push_tile<M, kNorm, 4096, 0, (rows<M>() + 7) / 8, !kSquaresElsewhere>(ct, rank, j, 16 * wi, acc, sq, lane);
   }
 }
 
@@ -1060,20 +1072,15 @@ __device__ __forceinline__ void post_loop(const MhcPostParams& post, Ctrl<M, kNo
         add_stage_squares(sq, ssq, v);
       }
     }
-    if constexpr (kGramPost) {  // the tile's squares to their owners, once this CTA collapsed tile j - kRing
-      const int s = j % kRing;
-      if (j >= kRing) mbar_wait(&ct.collapsed[s], ((j - kRing) / kRing) & 1);
-      if (c == 0) {
+    if constexpr (kGramPost) {  // the tile's squares to their owners, once the slot is free
+      const int s = free_partials_slot(ct, j);
+      if (c == 0)
 #pragma unroll
         for (int h = 0; h < kH; ++h) {
           const int m = tid / 4 + 32 * h;
           const uint32_t owner = uint32_t(m % kC);
-          const uint32_t bar = cluster_addr(&ct.partials_full[s], owner);
-          const uint32_t sdst = cluster_addr(&ct.partials[s][m / kC][rank][rows<M>()], owner);
-#pragma unroll
-          for (int q = 0; q < kGram; q += 2) st_async_v2(sdst + 4 * q, sq[h][q], sq[h][q + 1], bar);
+          push_squares(ct, rank, s, m, owner, cluster_addr(&ct.partials_full[s], owner), sq[h]);
         }
-      }
     }
 #pragma unroll
     for (int h = 0; h < kH; ++h)
