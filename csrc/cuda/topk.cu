@@ -829,8 +829,8 @@ int top_k_per_row(const TopKParams& p, void* stream) {
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
   // Launch shape only (every shape gives the same results). At most 2048 columns: one warp per
-  // row; at most 4096: two warps (no more rows than SMs: two or four warps for both); at most 8192
-  // and few rows: four warps (topk_warp_rows.cu; many such rows went faster through the 256-thread
+  // row; at most 4096: two warps; at most 8192 and few rows: four warps (no more rows than SMs: more
+  // warps a row, up to eight; topk_warp_rows.cu; many such rows went faster through the 256-thread
   // blocks below, six an SM against three groups).
   // Many rows: one 256-thread block per row, four an SM (six up to 8192 columns), so that several
   // rows share an SM and one streams while another selects. Few rows (decode): 1024 threads per block

@@ -1,7 +1,7 @@
 // top_k_per_row on CUDA for rows of at most 2048 columns: one warp per row, no block barriers; rows of at
 // most 4096 / 8192 columns: a group of two / four warps of one block per row. No more rows than SMs: more
 // warps a row, so that a row's chain is shorter (two / four warps of 16 keys a lane for rows of 513-1024 /
-// 1025-2048 columns, four of 32 for 2049-4096).
+// 1025-2048 columns, four of 32 for 2049-4096, eight of 32 for 4097-8192).
 //
 // A block-per-row select pays a fixed chain per row (histogram clears, CUB scans of 2048 bins,
 // ~15 block barriers, walks over per-warp candidate segments): ~11 K warp instructions for a
@@ -35,9 +35,11 @@ namespace dsv4::cuda {
 
 namespace {
 
-constexpr int kBlockWarps = 4;  // warps per block
+// Warps per block: four (one to four rows), eight for a row on a group of eight warps.
+template <int kGroup>
+constexpr int block_warps() { return kGroup > 4 ? kGroup : 4; }
 static_assert(kWarpRowWidth == 64 * kWarp, "the widest rows of one warp hold 64 keys a lane");
-static_assert(kGroupRowWidth == 4 * kWarpRowWidth, "the widest rows take the four warps of a block");
+static_assert(kGroupRowWidth == 4 * kWarpRowWidth, "the widest rows take four warps of 64 keys (few rows: eight of 32)");
 
 // kSteps keys a lane; kGroup warps share a row, warp p of the group holding its columns
 // [32 kSteps p, 32 kSteps (p + 1)). Per block: a histogram per row (+ a spare bin; one warp a row:
@@ -45,10 +47,11 @@ static_assert(kGroupRowWidth == 4 * kWarpRowWidth, "the widest rows take the fou
 // copy.
 template <int kSteps, int kGroup>
 struct alignas(16) BlockSmem {
-  static constexpr int kRows = kBlockWarps / kGroup;
+  static constexpr int kWarps = block_warps<kGroup>();
+  static constexpr int kRows = kWarps / kGroup;
   uint32_t hist[kRows][kTopkBins + 4];
   uint32_t counts[kRows][kGroup][2];
-  alignas(16) float row[kBlockWarps][kSteps * kWarp];
+  alignas(16) float row[kWarps][kSteps * kWarp];
 };
 
 // Orders the warps of a group (one warp: the warp itself); slot picks the group's named barrier.
@@ -266,9 +269,11 @@ __device__ __forceinline__ RowRef part_of(const TopKParams& p, RowRef row, int p
   return {row.src + first * p.logits_col_stride, left < kSteps * kWarp ? left : kSteps * kWarp};
 }
 
-// Blocks an SM holds: three at 64 keys a lane (168 registers), more for narrower rows.
+// Blocks an SM holds: three of 4 warps at 64 keys a lane (168 registers), more for narrower rows (eight-warp blocks
+// half as many).
 template <int kSteps, int kGroup>
-__global__ void __launch_bounds__(kBlockWarps * kWarp, 64 / kSteps + 2) topk_warp_rows_kernel(TopKParams p) {
+__global__ void __launch_bounds__(block_warps<kGroup>() * kWarp, (64 / kSteps + 2) * 4 / block_warps<kGroup>())
+    topk_warp_rows_kernel(TopKParams p) {
   using Smem = BlockSmem<kSteps, kGroup>;
   extern __shared__ uint4 smem_words[];
   Smem& sm = *reinterpret_cast<Smem*>(smem_words);
@@ -312,7 +317,7 @@ int resident_blocks(int device) {
     constexpr size_t kSmem = sizeof(BlockSmem<kSteps, kGroup>);
     const auto kernel = topk_warp_rows_kernel<kSteps, kGroup>;
     if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem)) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlockWarps * kWarp, kSmem) != cudaSuccess)
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_warps<kGroup>() * kWarp, kSmem) != cudaSuccess)
       return 0;
     return per_sm * device_sm_count(d);
   });
@@ -333,7 +338,7 @@ int launch(const TopKParams& p, cudaStream_t stream) {
   const unsigned grid = unsigned(blocks < resident ? blocks : resident);
   LaunchAttrs attr;
   const cudaLaunchConfig_t cfg =
-      launch_config(grid, kBlockWarps * kWarp, 0, sizeof(BlockSmem<kSteps, kGroup>), stream, attr);
+      launch_config(grid, block_warps<kGroup>() * kWarp, 0, sizeof(BlockSmem<kSteps, kGroup>), stream, attr);
   return int(cudaLaunchKernelEx(&cfg, topk_warp_rows_kernel<kSteps, kGroup>, p));
 }
 
@@ -347,13 +352,14 @@ int top_k_warp_rows(const TopKParams& p, cudaStream_t stream) {
   // 4.6 us; 1 x 2048: 5.4-6.5 -> 3.9), rows of 2049-4096 four warps of 32 (8 x 4096: 6.3 -> 4.6-4.8). Many rows
   // stay on the fewest warps: there a group's repeated picks and barriers cost more than its shorter chain saves
   // (16384 x 2048: 85 -> 145 us on four warps; benchmarks/NOTES.md, session 21). Narrower rows measured no gain.
+  // Rows of 4097-8192 columns: eight warps of 32 keys (one row a block).
   int device = 0;
   if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return int(e);
   const bool few_rows = p.rows <= device_sm_count(device);
   if (p.width <= 32 * kWarp) return few_rows ? launch<16, 2>(p, stream) : launch<32, 1>(p, stream);
   if (p.width <= kWarpRowWidth) return few_rows ? launch<16, 4>(p, stream) : launch<64, 1>(p, stream);
   if (p.width <= 2 * kWarpRowWidth) return few_rows ? launch<32, 4>(p, stream) : launch<64, 2>(p, stream);
-  return launch<64, 4>(p, stream);
+  return few_rows ? launch<32, 8>(p, stream) : launch<64, 4>(p, stream);
 }
 
 }  // namespace dsv4::cuda

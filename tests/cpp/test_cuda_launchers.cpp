@@ -335,11 +335,13 @@ INSTANTIATE_TEST_SUITE_P(
                       LongRowCase{"warp_rows_2048", 3000, 2048, 512},
                       LongRowCase{"group2_4000_col_stride2", 1800, 4000, 512, 2, 3},
                       LongRowCase{"group4_decode_500x8192", 500, 8192, 1024, 1, 0, true},
-                      // No more rows than SMs: rows of 513-4096 columns on groups of 2 / 4 warps.
+                      // No more rows than SMs: rows of 513-8192 columns on groups of 2 / 4 / 8 warps.
                       LongRowCase{"few_rows_group2_1000_col_stride2", 100, 1000, 64, 2, 3},
                       LongRowCase{"few_rows_group4_decode_64x2048", 64, 2048, 512, 1, 0, true},
                       LongRowCase{"few_rows_group4_decode_10x1500", 10, 1500, 512, 1, 0, true},
-                      LongRowCase{"few_rows_group4_32keys_3000_unaligned_pitch", 50, 3000, 2048, 1, 1}),
+                      LongRowCase{"few_rows_group4_32keys_3000_unaligned_pitch", 50, 3000, 2048, 1, 1},
+                      LongRowCase{"few_rows_group8_decode_64x8192", 64, 8192, 1024, 1, 0, true},
+                      LongRowCase{"few_rows_group8_6000_col_stride2", 40, 6000, 2048, 2, 3}),
     [](const ::testing::TestParamInfo<LongRowCase>& info) { return std::string(info.param.name); });
 
 // Whole buffers (8 spare cells each, every cell preset to -1 on both sides; fill -7) equal the CPU

@@ -109,8 +109,8 @@ def test_warp_rows(device, width, layout, many, deterministic):
     """Many rows: more than the warp-per-row kernel keeps resident (1584 warps on an H100 at 2048
     columns): each warp (or group of 2 or 4 warps) walks several rows with the next one's copy in
     flight, at each keys-per-lane size (widths 300 / 700 / 2048: one warp of 16 / 32 / 64 keys a lane;
-    3001: two warps of 64; 8192: four of 64). Few rows (no more than the SMs): 700 / 2048 / 3001 on
-    groups of 2 / 4 / 4 warps of 16 / 16 / 32 keys a lane. Windows of every length (rows at most k long
+    3001: two warps of 64; 8192: four of 64). Few rows (no more than the SMs): 700 / 2048 / 3001 / 8192 on
+    groups of 2 / 4 / 4 / 8 warps of 16 / 16 / 32 / 32 keys a lane. Windows of every length (rows at most k long
     copy nothing and are skipped by the walk), whole rows, aligned and unaligned starts (16-byte copies,
     or 4-byte ones), ties and NaN in some rows."""
     g = torch.Generator().manual_seed(13 + width + many)
