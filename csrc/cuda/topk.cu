@@ -50,9 +50,12 @@ namespace {
 namespace cg = cooperative_groups;
 
 // Loads in flight per thread per step group of a Walk: the slice in global memory needs 8; the
-// candidates (shared memory, a few steps a warp) 4, so that short segments waste fewer steps.
-template <class Source>
-constexpr int walk_unroll() { return Source::kShared ? 4 : 8; }
+// candidates (shared memory, a few steps a warp) 4, so that short segments waste fewer steps; in the
+// 1024-thread (decode) blocks 1: a warp's segment there is a step or two, and a decode row waited on
+// instruction fetch for 27 % of its stall samples, a third of them in the walks' unrolled copies
+// (decode 3-6 % faster at every shape, benchmarks/NOTES.md, session 22).
+template <int kThreads, class Source>
+constexpr int walk_unroll() { return Source::kShared ? (kThreads >= 1024 ? 1 : 4) : 8; }
 // Loads a lane keeps in flight while streaming: 256 threads x 4 blocks x 16 x 4 B = 64 KB in flight
 // per SM, ~2x what Little's law asks at the HBM roof (23 GB/s per SM x ~1.3 us). Narrow rows (six
 // 256-thread blocks, 40 registers) take 8: their time goes to per-row chains. So do the 1024-thread
@@ -210,7 +213,7 @@ struct Walk {
   // f(row index, key, valid) for each step in entry order.
   template <class F>
   __device__ __forceinline__ void for_each(F&& f) const {
-    constexpr int kUnroll = walk_unroll<Source>();
+    constexpr int kUnroll = walk_unroll<kThreads, Source>();
     for (uint32_t s0 = 0; s0 < steps; s0 += kUnroll) {
       uint32_t keys[kUnroll];
 #pragma unroll
