@@ -53,7 +53,7 @@ namespace cg = cooperative_groups;
 // candidates (shared memory, a few steps a warp) 4, so that short segments waste fewer steps; in the
 // 1024-thread (decode) blocks 1: a warp's segment there is a step or two, and a decode row waited on
 // instruction fetch for 27 % of its stall samples, a third of them in the walks' unrolled copies
-// (decode 3-6 % faster at every shape, benchmarks/NOTES.md, session 22).
+// (decode 2-6 % faster at every shape, benchmarks/NOTES.md, session 22).
 template <int kThreads, class Source>
 constexpr int walk_unroll() { return Source::kShared ? (kThreads >= 1024 ? 1 : 4) : 8; }
 // Loads a lane keeps in flight while streaming: 256 threads x 4 blocks x 16 x 4 B = 64 KB in flight
