@@ -6,7 +6,8 @@ cd "$(dirname "$0")/../../../../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 export PYTHONUNBUFFERED=1
 V=benchmarks/results/gpu_logs/2026-11-27v/scripts
+U=benchmarks/results/gpu_logs/2026-11-27u/scripts
 for w in td2; do rm -rf /tmp/ab/$w; python3 -m pip install -q --no-index --no-deps --target /tmp/ab/$w .carry/w/$w/*.whl; done
-PYTHONPATH=/tmp/ab/td2 timeout 60 python3 $V/trace_decode.py 2>&1 | tee $OUT/trace_decode_td2.log
+PYTHONPATH=/tmp/ab/td2 timeout 60 python3 $U/trace_decode.py 2>&1 | tee $OUT/trace_decode_td2.log
 gunzip -f .carry/bin/test_cuda_launchers.gz
 timeout 120 .carry/bin/test_cuda_launchers --gtest_brief=1 2>&1 | tail -4 | tee $OUT/gtest.log
