@@ -91,25 +91,34 @@ constexpr uint32_t max_candidates(int threads, int blocks) {
   return threads >= 1024 ? kMaxCandidates : (blocks <= 4 ? kMaxWideCandidates : kMaxNarrowCandidates);
 }
 constexpr int kMaxClusterBlocks = 8;  // the portable cluster size
+constexpr uint32_t kPushFrom = 4;     // cluster sizes that push their histograms (RowGroup)
+// Clusters of 4-8 whose blocks' slices hold fewer than 65536 keys exchange their histograms
+// all-to-all as 16-bit bins (RowGroup, kA2a kernels); the receive buffers, [2][cluster size][bins / 2]
+// words, lie in front of the candidates in dynamic shared memory.
+constexpr bool a2a_exchange(int64_t width, int cluster) {
+  return cluster >= int(kPushFrom) && width <= int64_t(65535) * cluster;
+}
+__host__ __device__ constexpr uint32_t a2a_recv_words(uint32_t cluster) { return cluster * kTopkBins; }
 
-template <int kThreads, bool kClustered = false>
+template <int kThreads, bool kClustered = false, bool kSums = kClustered>
 struct Shared {
   static constexpr int kWarps = kThreads / kWarp;
   static constexpr int kBinsPerThread = kTopkBins / kThreads;
   using Scan = cub::BlockScan<uint32_t, kThreads>;
   typename Scan::TempStorage scan;
   // This block's counts; clustered, two buffers (RowGroup::hist_offset picks the one in use) and
-  // the cluster's sums, pushed into every block by every block (RowGroup::sum_offset; clusters of
-  // 2: the other block's histogram).
+  // (kSums) the cluster's sums, pushed into every block by every block (RowGroup::sum_offset;
+  // clusters of 2: the other block's histogram).
   alignas(16) uint32_t hist[(kClustered ? 2 : 1) * kTopkBins];
-  alignas(16) uint32_t sum[kClustered ? 2 * kTopkBins : 4];
+  alignas(16) uint32_t sum[kSums ? 2 * kTopkBins : 4];
   uint32_t sel_digit, sel_remaining, sel_count, sel_total;
   uint32_t warp_count[2][kWarps];
   // Clustered: the above / on-prefix counts of the lower-rank blocks of the cluster, slot per rank,
   // written by those blocks (st.async) and complete when counts_full's phase does.
   alignas(8) uint32_t lower_count[kClustered ? kMaxClusterBlocks : 1][2];
   alignas(8) uint64_t counts_full;
-  alignas(8) uint64_t hist_full[2];  // clusters of 2: the other block's histogram in sum[] (by buffer)
+  // Clusters of 2: the other block's histogram in sum[]; kA2a: the others' in the receive buffers.
+  alignas(8) uint64_t hist_full[2];
 };
 
 // The blocks that share a row: a thread-block cluster splits a row into contiguous slices, so
@@ -122,12 +131,15 @@ struct Shared {
 // buffer and wait on an mbarrier that those bytes complete: no cluster barrier at all (a barrier
 // per pick cost ~2 us a decode call of 64 rows, benchmarks/NOTES.md); the two sum buffers
 // alternate, and a block sends into one again only after the other block's next histogram has
-// arrived, which that block sends after reading the buffer. Larger clusters push: a block adds its
-// nonzero bins into every block's sum buffer before a cluster barrier (a few hundred remote adds,
-// where pulling every block's 2048 bins moved 8 KB per block and pick through the cluster network)
-// and picks from its own copy; the sums alternate between two buffers, a block clears the one it
-// read before it arrives at the next barrier, and the next pushes into it come after the barrier
-// after that. The ordered write's counts travel by st.async into the higher ranks' lower_count
+// arrived, which that block sends after reading the buffer. Clusters of 4-8 whose slices hold
+// fewer than 65536 keys (kA2a) do the same all-to-all: a block packs its bins as 16-bit counts
+// (4 KB) and sends them into its rank's slot of every other block's receive buffer, whose mbarrier
+// completes when all size - 1 have arrived; no remote adds and no cluster barrier, which waited for
+// them (~3 K cycles a pick, decode 1 x 65536 and 1 x 262144 7-8 % faster, benchmarks/NOTES.md).
+// Longer slices push: a block adds its nonzero bins into every block's sum buffer before a cluster
+// barrier and picks from its own copy; the sums alternate between two buffers, a block clears the
+// one it read before it arrives at the next barrier, and the next pushes into it come after the
+// barrier after that. The ordered write's counts travel by st.async into the higher ranks' lower_count
 // slots and complete an mbarrier there, so a block waits only for the lower ranks (a cluster
 // barrier there cost ~0.8 us a decode call); a slot is rewritten a row later only after an
 // exchange of that row's first pick, which this block joins after reading it. The mbarriers are
@@ -135,28 +147,27 @@ struct Shared {
 // blocks pass one last barrier before they exit (remote shared memory must outlive its users).
 // kWarpPick: an unclustered block picks its digits with one warp (pick_top_down) rather than a
 // block-wide CUB scan.
-template <bool kClusteredT, bool kWarpPickT = false>
+template <bool kClusteredT, bool kWarpPickT = false, bool kA2aT = false>
 struct RowGroup;
 
 template <bool kWarpPickT>
-struct RowGroup<false, kWarpPickT> {
-  static constexpr bool kClustered = false, kWarpPick = kWarpPickT;
+struct RowGroup<false, kWarpPickT, false> {
+  static constexpr bool kClustered = false, kWarpPick = kWarpPickT, kA2a = false;
   static constexpr uint32_t rank = 0, size = 1, hist_offset = 0;
   __device__ void next_hist() {}
   __device__ void sync() const { __syncthreads(); }
 };
 
-template <>
-struct RowGroup<true, false> {
-  static constexpr bool kClustered = true, kWarpPick = false;
-  static constexpr uint32_t kPushFrom = 4;  // cluster sizes that push their histograms
+template <bool kA2aT>
+struct RowGroup<true, false, kA2aT> {
+  static constexpr bool kClustered = true, kWarpPick = false, kA2a = kA2aT;
   uint32_t rank, size;
   uint32_t hist_offset = 0;  // this block's histogram buffer in use, in Shared::hist
   uint32_t sum_offset = 0;  // the sum buffer of the next pick, in Shared::sum
   bool start_pending = false;  // the kernel's first cluster barrier (RowGroup) is not yet waited on
   uint32_t counts_phase = 0;  // parity of Shared::counts_full's next phase (one a row)
-  uint32_t hist_phases = 0;  // clusters of 2: bit b, parity of Shared::hist_full[b]'s next phase
-  __device__ bool push() const { return size >= kPushFrom; }
+  uint32_t hist_phases = 0;  // clusters of 2 and kA2a: bit b, parity of Shared::hist_full[b]'s next phase
+  __device__ bool push() const { return !kA2a && size >= kPushFrom; }
   // Starts the next histogram in the other buffer.
   __device__ void next_hist() { hist_offset ^= kTopkBins; }
   __device__ void sync() const { cg::this_cluster().sync(); }
@@ -171,7 +182,7 @@ struct RowGroup<true, false> {
 };
 
 template <int kThreads, class G>
-using SharedFor = Shared<kThreads, G::kClustered>;
+using SharedFor = Shared<kThreads, G::kClustered, G::kClustered && !G::kA2a>;
 
 // Where a walk reads its keys: the slice in global memory (the fallback, re-read per pass) or the
 // index-ordered candidate buffer (keys and their row indices). Every key of these kernels is
@@ -354,7 +365,33 @@ __device__ uint32_t pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>&
         cg::this_cluster().barrier_wait();
         g.start_pending = false;
       }
-      if (!g.push()) {
+      if constexpr (G::kA2a) {
+        static_assert(S::kBinsPerThread == 2, "a2a: a thread's two bins are one received word");
+        extern __shared__ uint32_t a2a_recv[];  // the front of dynamic shared memory (topk_kernel)
+        const uint32_t buf = g.sum_offset / kTopkBins;
+        uint32_t* const recv = a2a_recv + buf * (g.size * kTopkBins / 2);
+        if (threadIdx.x == 0) mbar_arm(&sh.hist_full[buf], (g.size - 1) * kTopkBins * 2u);
+        for (int q = threadIdx.x; q < kTopkBins / 8; q += kThreads) {
+          const uint4 a = reinterpret_cast<const uint4*>(hist)[2 * q], b = reinterpret_cast<const uint4*>(hist)[2 * q + 1];
+          const float4 w = make_float4(__uint_as_float(a.x | a.y << 16), __uint_as_float(a.z | a.w << 16),
+                                       __uint_as_float(b.x | b.y << 16), __uint_as_float(b.z | b.w << 16));
+          const uint32_t* const here = recv + g.rank * (kTopkBins / 2) + 4 * q;
+          for (uint32_t r = 1; r < g.size; ++r) {
+            const uint32_t to = (g.rank + r) % g.size;
+            st_async(cluster_addr(here, to), w, cluster_addr(&sh.hist_full[buf], to));
+          }
+        }
+        mbar_wait(&sh.hist_full[buf], (g.hist_phases >> buf) & 1u);
+        g.hist_phases ^= 1u << buf;
+        add_bins(hist);
+        const uint32_t word = kTopkBins / 2 - 1 - threadIdx.x;  // bins 2046 - 2t (low half) and 2047 - 2t
+        for (uint32_t r = 0; r < g.size; ++r) {
+          if (r == g.rank) continue;
+          const uint32_t v = recv[r * (kTopkBins / 2) + word];
+          count[0] += v >> 16;
+          count[1] += v & 0xffffu;
+        }
+      } else if (!g.push()) {
         // Clusters of 2: each block sends its histogram into the other's sum buffer (st.async) and
         // waits for the other's on an mbarrier: no cluster barrier.
         const uint32_t buf = g.sum_offset / kTopkBins, other = g.rank ^ 1u;
@@ -715,14 +752,17 @@ __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, u
 
 // One row per group of blocks (a cluster; grid = clusters x group size). Dynamic shared memory:
 // `cand_cap` candidates. kTwoGroups: the stream of long slices (kLongSlice).
-template <int kThreads, bool kClustered, int kBlocks = min_blocks(kThreads), bool kTwoGroups = false>
+template <int kThreads, bool kClustered, int kBlocks = min_blocks(kThreads), bool kTwoGroups = false,
+          bool kA2a = false>
 __global__ void __launch_bounds__(kThreads, kBlocks) topk_kernel(TopKParams p, uint32_t cand_cap) {
   // One warp picks in the six-block kernel: it took 23 % of the instructions there as a CUB scan,
   // while with four blocks an SM the other warps' wait for it cost more than the scan
   // (benchmarks/NOTES.md).
-  using G = RowGroup<kClustered, !kClustered && kBlocks >= 6>;
+  using G = RowGroup<kClustered, !kClustered && kBlocks >= 6, kA2a>;
   __shared__ SharedFor<kThreads, G> sh;
-  extern __shared__ uint2 cand[];  // cand_cap entries {key, row index}
+  // cand_cap entries {key, row index}; kA2a, after the receive buffers.
+  extern __shared__ uint2 dynamic_words[];
+  uint2* const cand = dynamic_words + (kA2a ? a2a_recv_words(cg::this_cluster().num_blocks()) / 2 : 0);
   pdl_trigger();
   G g;
   if constexpr (kClustered) {  // shared memory and the cluster only: overlaps the previous kernel
@@ -776,15 +816,20 @@ uint32_t cand_cap(int64_t slice, int threads, int blocks) {
   return uint32_t(std::min<int64_t>(warps * chunk, max_candidates(threads, blocks)));
 }
 size_t cand_bytes(uint32_t cap) { return size_t(cap) * sizeof(uint2); }
+// Dynamic shared memory of a launch: the all-to-all receive buffers (kA2a), then the candidates.
+size_t dynamic_smem(uint32_t cap, bool a2a, int cluster) {
+  return (a2a ? size_t(a2a_recv_words(uint32_t(cluster))) * sizeof(uint32_t) : 0) + cand_bytes(cap);
+}
 
 // The opt-in beyond 48 KB of static + dynamic shared memory, set once per device: 0 or the error.
-template <int kThreads, bool kClustered, int kBlocks = min_blocks(kThreads), bool kTwoGroups = false>
+template <int kThreads, bool kClustered, int kBlocks = min_blocks(kThreads), bool kTwoGroups = false,
+          bool kA2a = false>
 int opt_in_smem(int device) {
   static PerDevice opted_in;
   const auto opt_in = [](int) {
-    const cudaError_t e = cudaFuncSetAttribute(topk_kernel<kThreads, kClustered, kBlocks, kTwoGroups>,
+    const cudaError_t e = cudaFuncSetAttribute(topk_kernel<kThreads, kClustered, kBlocks, kTwoGroups, kA2a>,
                                                cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                               int(cand_bytes(kMaxCandidates)));
+                                               int(dynamic_smem(kMaxCandidates, kA2a, kMaxClusterBlocks)));
     return int(e == cudaSuccess);
   };
   if (opted_in.get(device, opt_in)) return 0;
@@ -795,8 +840,9 @@ int opt_in_smem(int device) {
 // How many clusters of `group` 1024-thread blocks with `smem` bytes of dynamic shared memory each
 // the device holds at once (cudaOccupancyMaxActiveClusters, the same for both stream variants; a
 // refused query counts as none, e.g. on a MIG slice whose GPCs hold fewer SMs). Asked once per
-// (device, group, smem): the query costs host time; it enqueues nothing, so it is legal under
+// (device, group, smem, a2a): the query costs host time; it enqueues nothing, so it is legal under
 // stream capture.
+template <bool kA2a>
 int resident_clusters(int device, int group, size_t smem) {
   static std::mutex mu;
   static std::map<std::tuple<int, int, size_t>, int> cache;
@@ -804,25 +850,26 @@ int resident_clusters(int device, int group, size_t smem) {
   const auto key = std::make_tuple(device, group, smem);
   if (const auto it = cache.find(key); it != cache.end()) return it->second;
   int n = 0;
-  if (opt_in_smem<1024, true>(device) == 0) {
+  if (opt_in_smem<1024, true, 1, false, kA2a>(device) == 0) {
     LaunchAttrs attr;
     const cudaLaunchConfig_t cfg = launch_config(unsigned(group), 1024, unsigned(group), smem, nullptr, attr);
-    if (cudaOccupancyMaxActiveClusters(&n, topk_kernel<1024, true>, &cfg) != cudaSuccess) n = 0;
+    if (cudaOccupancyMaxActiveClusters(&n, topk_kernel<1024, true, 1, false, kA2a>, &cfg) != cudaSuccess) n = 0;
   }
   cudaGetLastError();  // a refused query is an answer (no), not an error of this launch
   return cache[key] = n;
 }
 
-template <int kThreads, bool kClustered, int kBlocks = min_blocks(kThreads), bool kTwoGroups = false>
+template <int kThreads, bool kClustered, int kBlocks = min_blocks(kThreads), bool kTwoGroups = false,
+          bool kA2a = false>
 int launch(const TopKParams& p, int group, int device, cudaStream_t s) {
   const uint32_t cap = cand_cap((p.width + group - 1) / group, kThreads, kBlocks);
-  if (const int e = opt_in_smem<kThreads, kClustered, kBlocks, kTwoGroups>(device); e != 0) return e;
+  if (const int e = opt_in_smem<kThreads, kClustered, kBlocks, kTwoGroups, kA2a>(device); e != 0) return e;
   const int64_t max_groups = 65535LL * 32 / group;
   const unsigned grid = unsigned((p.rows < max_groups ? p.rows : max_groups) * group);
   LaunchAttrs attr;
   const unsigned cluster = kClustered ? unsigned(group) : 0u;
-  const cudaLaunchConfig_t cfg = launch_config(grid, kThreads, cluster, cand_bytes(cap), s, attr);
-  return int(cudaLaunchKernelEx(&cfg, topk_kernel<kThreads, kClustered, kBlocks, kTwoGroups>, p, cap));
+  const cudaLaunchConfig_t cfg = launch_config(grid, kThreads, cluster, dynamic_smem(cap, kA2a, group), s, attr);
+  return int(cudaLaunchKernelEx(&cfg, topk_kernel<kThreads, kClustered, kBlocks, kTwoGroups, kA2a>, p, cap));
 }
 
 }  // namespace
@@ -847,14 +894,19 @@ int top_k_per_row(const TopKParams& p, void* stream) {
   int group = 1;
   const int sms = device_sm_count(device);
   const auto all_resident = [&](int g) {
-    return resident_clusters(device, g, cand_bytes(cand_cap((p.width + g - 1) / g, 1024, 1))) >= p.rows;
+    const size_t smem = dynamic_smem(cand_cap((p.width + g - 1) / g, 1024, 1), a2a_exchange(p.width, g), g);
+    return (a2a_exchange(p.width, g) ? resident_clusters<true>(device, g, smem)
+                                     : resident_clusters<false>(device, g, smem)) >= p.rows;
   };
   while (group < kMaxClusterBlocks && p.rows * group * 2 <= sms && p.width / (group * 2) >= 4096 &&
          all_resident(group * 2))
     group *= 2;
+  const bool two_groups = p.width / group >= kLongSlice;
+  if (group > 1 && a2a_exchange(p.width, group))
+    return two_groups ? launch<1024, true, 1, true, true>(p, group, device, s)
+                      : launch<1024, true, 1, false, true>(p, group, device, s);
   if (group > 1)
-    return p.width / group >= kLongSlice ? launch<1024, true, 1, true>(p, group, device, s)
-                                         : launch<1024, true>(p, group, device, s);
+    return two_groups ? launch<1024, true, 1, true>(p, group, device, s) : launch<1024, true>(p, group, device, s);
   return launch<1024, false>(p, 1, device, s);
 }
 

@@ -328,6 +328,10 @@ INSTANTIATE_TEST_SUITE_P(
                       LongRowCase{"prefill_2048x131072", 2048, 131072, 1024},
                       LongRowCase{"decode_64x262144", 64, 262144, 2048, 1, 0, true},
                       LongRowCase{"decode_200x50000", 200, 50000, 512, 1, 0, true},
+                      // Clusters of 8: 16-bit histograms all-to-all (slices below 65536 keys), and
+                      // 32-bit pushes past that.
+                      LongRowCase{"decode_10x65536", 10, 65536, 2048, 1, 0, true},
+                      LongRowCase{"decode_10x600000", 10, 600000, 1024, 1, 0, true},
                       // Rows of at most 8192 (topk_warp_rows.cu): more rows than resident warps or
                       // groups, so they walk with the next row in flight; 16 / 64 keys a lane, two
                       // warps (4-byte copies: stride 2), four warps (fewer than 512 rows).

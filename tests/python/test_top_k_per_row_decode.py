@@ -90,8 +90,10 @@ def test_value_patterns(device, pattern, width, deterministic):
 # and slices of >= 16384 keys stream with two groups of 4 loads a lane in flight. Steps per warp of a
 # full-length row's slice: 18 (16 rows of 69636 in clusters of 4: a last group of two), 32 (32 rows of
 # 65536 in clusters of 2, two rows of 261144 in clusters of 8) and 19 (three rows of 150001 in
-# clusters of 8: a last group of three); the other rows are up to 2000 shorter.
-LONG_SLICES = [(16, 65536 + 4100), (32, 65536), (2, 262144 - 1000), (3, 150001)]
+# clusters of 8: a last group of three); the other rows are up to 2000 shorter. Clusters of 4-8 exchange
+# 16-bit histogram bins while every slice holds fewer than 65536 keys: one row of 8 x 65535 (a slice
+# of 65535 equal keys fills a bin) and one key more (32-bit pushes).
+LONG_SLICES = [(16, 65536 + 4100), (32, 65536), (2, 262144 - 1000), (3, 150001), (1, 8 * 65535), (1, 8 * 65535 + 1)]
 
 
 @pytest.mark.parametrize("rows,width", LONG_SLICES, ids=[f"R{r}_W{w}" for r, w in LONG_SLICES])
