@@ -481,16 +481,14 @@ __device__ void ordered_bases(const W& walk, const Selection& sel, uint32_t& abo
     sh.warp_count[1][warp] = n_on;
   }
   __syncthreads();
-  above_base = on_base = 0;
-  uint32_t block_above = 0, block_on = 0;
-  for (int w = 0; w < SharedFor<kThreads, G>::kWarps; ++w) {
-    if (w == warp) {
-      above_base = block_above;
-      on_base = block_on;
-    }
-    block_above += sh.warp_count[0][w];
-    block_on += sh.warp_count[1][w];
-  }
+  // Lane w holds warp w's counts: this warp's bases are the lanes below it, the block's the sums.
+  const uint32_t lane = threadIdx.x % kWarp;
+  const bool counted = lane < uint32_t(SharedFor<kThreads, G>::kWarps);
+  const uint32_t w_above = counted ? sh.warp_count[0][lane] : 0u, w_on = counted ? sh.warp_count[1][lane] : 0u;
+  above_base = __reduce_add_sync(0xffffffffu, lane < uint32_t(warp) ? w_above : 0u);
+  on_base = __reduce_add_sync(0xffffffffu, lane < uint32_t(warp) ? w_on : 0u);
+  const uint32_t block_above = __reduce_add_sync(0xffffffffu, w_above);
+  const uint32_t block_on = __reduce_add_sync(0xffffffffu, w_on);
   if constexpr (G::kClustered) {
     // This block's counts into every higher rank's slot, then wait for the lower ranks' (an
     // mbarrier that their bytes complete: no cluster barrier, so no block waits for the higher ranks).
@@ -502,10 +500,8 @@ __device__ void ordered_bases(const W& walk, const Selection& sel, uint32_t& abo
     }
     mbar_wait(&sh.counts_full, g.counts_phase);
     g.counts_phase ^= 1u;
-    for (uint32_t r = 0; r < g.rank; ++r) {
-      above_base += sh.lower_count[r][0];
-      on_base += sh.lower_count[r][1];
-    }
+    above_base += __reduce_add_sync(0xffffffffu, lane < g.rank ? sh.lower_count[lane][0] : 0u);
+    on_base += __reduce_add_sync(0xffffffffu, lane < g.rank ? sh.lower_count[lane][1] : 0u);
   }
 }
 
