@@ -377,7 +377,7 @@ __device__ uint32_t pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>&
                                        __uint_as_float(b.x | b.y << 16), __uint_as_float(b.z | b.w << 16));
           const uint32_t* const here = recv + g.rank * (kTopkBins / 2) + 4 * q;
           for (uint32_t r = 1; r < g.size; ++r) {
-            const uint32_t to = (g.rank + r) % g.size;
+            const uint32_t to = g.rank + r < g.size ? g.rank + r : g.rank + r - g.size;
             st_async(cluster_addr(here, to), w, cluster_addr(&sh.hist_full[buf], to));
           }
         }
@@ -385,8 +385,9 @@ __device__ uint32_t pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>&
         g.hist_phases ^= 1u << buf;
         add_bins(hist);
         const uint32_t word = kTopkBins / 2 - 1 - threadIdx.x;  // bins 2046 - 2t (low half) and 2047 - 2t
-        for (uint32_t r = 0; r < g.size; ++r) {
-          if (r == g.rank) continue;
+#pragma unroll
+        for (uint32_t r = 0; r < uint32_t(kMaxClusterBlocks); ++r) {
+          if (r >= g.size || r == g.rank) continue;
           const uint32_t v = recv[r * (kTopkBins / 2) + word];
           count[0] += v >> 16;
           count[1] += v & 0xffffu;
@@ -533,14 +534,11 @@ template <int kThreads, class G>
 __device__ void finish_candidates(const GlobalSlice& src, uint32_t n, int pass, const Selection& sel,
                                   uint32_t count, const uint2* cand,
                                   uint32_t seg_cap, int32_t* out, SharedFor<kThreads, G>& sh, G& g) {
-  constexpr uint32_t kWarps = kThreads / kWarp;
   const uint32_t warp = threadIdx.x / kWarp;
-  if (threadIdx.x % kWarp == 0) sh.warp_count[0][warp] = count;
-  __syncthreads();
-  bool overflow = false;
-  for (uint32_t w = 0; w < kWarps; ++w) overflow |= sh.warp_count[0][w] > seg_cap;
-  __syncthreads();  // warp_count is rewritten by ordered_bases
-  if (overflow) return finish_row(Walk<kThreads, GlobalSlice>::chunked(src, n), pass, sel, out, sh, g);
+  // One barrier that also ORs the warps' overflows (a loop over the warps' counts in shared memory
+  // cost a second barrier and a code path each row fetched once, benchmarks/NOTES.md).
+  if (__syncthreads_or(count > seg_cap))
+    return finish_row(Walk<kThreads, GlobalSlice>::chunked(src, n), pass, sel, out, sh, g);
   const auto candidates = Walk<kThreads, Candidates>::segment(Candidates{cand}, warp * seg_cap, count);
   finish_row(candidates, pass, sel, out, sh, g);
 }

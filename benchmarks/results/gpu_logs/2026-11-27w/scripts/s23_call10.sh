@@ -2,14 +2,15 @@
 # Session 23, call 10: ob's validation (the working tree: ordered_bases' sums by warp reductions). memcheck / synccheck
 # over race23_decode.py, racecheck over its all-to-all shapes (0 1 3), the three tools over race23_prefill.py (the
 # block kernels), the top-k / ragged_pack Python CUDA tests, test_cuda_launchers built from the working tree.
-# Carry .carry/w/ob and .carry/bin.
+# Carry .carry/w/ob and .carry/bin. An argument names another wheel (.carry/w/NAME; call 12: su).
 set -u
 cd "$(dirname "$0")/../../../../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 export PYTHONUNBUFFERED=1
 W=benchmarks/results/gpu_logs/2026-11-27w/scripts
-rm -rf /tmp/ab/ob; python3 -m pip install -q --no-index --no-deps --target /tmp/ab/ob .carry/w/ob/*.whl
-export PYTHONPATH=/tmp/ab/ob
+N=${1:-ob}
+rm -rf /tmp/ab/$N; python3 -m pip install -q --no-index --no-deps --target /tmp/ab/$N .carry/w/$N/*.whl
+export PYTHONPATH=/tmp/ab/$N
 cs() { timeout 150 compute-sanitizer --tool $1 --error-exitcode 1 "${@:2}" > $OUT/$1_$(basename $3 .py).log 2>&1; echo "$1 $3 rc $?"; tail -n1 $OUT/$1_$(basename $3 .py).log; }
 cs memcheck python3 $W/race23_decode.py
 cs synccheck python3 $W/race23_decode.py
