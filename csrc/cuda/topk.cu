@@ -434,8 +434,8 @@ __device__ uint32_t pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>&
   sel.remaining = sh.sel_remaining;
   sel.on_prefix = sh.sel_count;
   const uint32_t total = sh.sel_total;
-  // Scan storage and sel_* are rewritten next. Across the cluster no barrier (RowGroup).
-  __syncthreads();
+  // The next writes of the scan storage and sel_* are the next pick's, after its histogram barrier
+  // (every reader of these has read them by then). Across the cluster no barrier (RowGroup).
   if constexpr (G::kClustered) {
     if (g.push()) {  // the next pushes into these sums come after the next barrier
       clear_bins(sh.sum + g.sum_offset, kThreads);
