@@ -372,7 +372,8 @@ __device__ uint32_t pick_digit(int pass, Selection& sel, SharedFor<kThreads, G>&
         uint32_t* const recv = a2a_recv + buf * (g.size * kTopkBins / 2);
         if (threadIdx.x == 0) mbar_arm(&sh.hist_full[buf], (g.size - 1) * kTopkBins * 2u);
         for (int q = threadIdx.x; q < kTopkBins / 8; q += kThreads) {
-          const uint4 a = reinterpret_cast<const uint4*>(hist)[2 * q], b = reinterpret_cast<const uint4*>(hist)[2 * q + 1];
+          const uint4 a = reinterpret_cast<const uint4*>(hist)[2 * q];
+          const uint4 b = reinterpret_cast<const uint4*>(hist)[2 * q + 1];
           const float4 w = make_float4(__uint_as_float(a.x | a.y << 16), __uint_as_float(a.z | a.w << 16),
                                        __uint_as_float(b.x | b.y << 16), __uint_as_float(b.z | b.w << 16));
           const uint32_t* const here = recv + g.rank * (kTopkBins / 2) + 4 * q;
