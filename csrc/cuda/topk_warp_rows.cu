@@ -39,7 +39,8 @@ namespace {
 template <int kGroup>
 constexpr int block_warps() { return kGroup > 4 ? kGroup : 4; }
 static_assert(kWarpRowWidth == 64 * kWarp, "the widest rows of one warp hold 64 keys a lane");
-static_assert(kGroupRowWidth == 4 * kWarpRowWidth, "the widest rows take four warps of 64 keys (few rows: eight of 32)");
+static_assert(kGroupRowWidth == 4 * kWarpRowWidth,
+              "the widest rows take four warps of 64 keys (few rows: eight of 32)");
 
 // kSteps keys a lane; kGroup warps share a row, warp p of the group holding its columns
 // [32 kSteps p, 32 kSteps (p + 1)). Per block: a histogram per row (+ a spare bin; one warp a row:
@@ -317,7 +318,8 @@ int resident_blocks(int device) {
     constexpr size_t kSmem = sizeof(BlockSmem<kSteps, kGroup>);
     const auto kernel = topk_warp_rows_kernel<kSteps, kGroup>;
     if (cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem)) != cudaSuccess ||
-        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_warps<kGroup>() * kWarp, kSmem) != cudaSuccess)
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, block_warps<kGroup>() * kWarp, kSmem) !=
+            cudaSuccess)
       return 0;
     return per_sm * device_sm_count(d);
   });
