@@ -627,7 +627,7 @@ __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, u
   const uint32_t steps = chunk / kWarp, first = warp * chunk;
   const WarpStream<true, kStream> contiguous{slice, 1, n, first, steps};
   const WarpStream<false, kStream> strided{slice, col_stride, n, first, steps};
-  float v[kStream];
+  float v[kStream], w[kStream];
   const auto load_into = [&](uint32_t s0, float(&dst)[kStream]) {
     if (col_stride == 1) {
       contiguous.load(s0, dst);
@@ -637,13 +637,21 @@ __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, u
   };
   const auto load = [&](uint32_t s0) { load_into(s0, v); };
 
-  // The sample: every warp's first kStream steps, first digit counted.
+  // The sample: every warp's first kStream steps, first digit counted. Its loads (and the two-group
+  // stream's first group) are issued before the histogram's clear and barrier, in flight meanwhile:
+  // decode 2-4 % faster. Not in the six-block kernel (kPrefetch), where ptxas then spilled more and
+  // 8192 x 8192 ran 3 % slower (benchmarks/NOTES.md, session 24).
+  const auto issue_sample = [&] {
+    load(0);
+    if (kPrefetch > 0 && col_stride == 1)  // the next groups come in while the sample is picked
+      for (uint32_t d = 1; d <= kPrefetch; ++d) prefetch_group<kStream>(slice, n, first, steps, d * kStream);
+    if (kTwoGroups && uint32_t(kStream) < steps) load_into(kStream, w);
+  };
+  if constexpr (kPrefetch == 0) issue_sample();
   g.next_hist();
   uint32_t* hist = sh.hist + g.hist_offset;
   clear_hist(hist, kThreads);
-  load(0);
-  if (kPrefetch > 0 && col_stride == 1)  // the next groups come in while the sample is picked
-    for (uint32_t d = 1; d <= kPrefetch; ++d) prefetch_group<kStream>(slice, n, first, steps, d * kStream);
+  if constexpr (kPrefetch > 0) issue_sample();
 #pragma unroll
   for (int u = 0; u < kStream; ++u)
     if (u < steps && first + lane + u * kWarp < n) count_first_digit(hist, topk_row_key(v[u]));
@@ -695,8 +703,6 @@ __device__ void select_row(const float* slice, uint32_t n, int64_t col_stride, u
     for (int u = 0; u < kStream; ++u) take(src[u], entry0 + (s0 + u) * kWarp);
   };
   if constexpr (kTwoGroups) {  // v and w alternate: a group's loads are issued before the other's takes
-    float w[kStream];
-    if (uint32_t(kStream) < steps) load_into(kStream, w);
     take_group(0, v);
     for (uint32_t s0 = kStream; s0 < steps; s0 += 2 * kStream) {
       if (s0 + kStream < steps) load_into(s0 + kStream, v);
@@ -792,7 +798,9 @@ __global__ void __launch_bounds__(kThreads, kBlocks) topk_kernel(TopKParams p, u
           slice, uint32_t(s1 - s0), p.logits_col_stride, uint32_t(s0), uint32_t(len), uint32_t(p.k), cand, cand_cap,
           out, sh, g);
     }
-    __syncthreads();  // shared storage is reused by the next row (across the cluster: RowGroup)
+    // Shared storage is reused by the next row (across the cluster: RowGroup); after the last, the
+    // exit's cluster barrier (clustered) or nothing follows.
+    if (r + gridDim.x / g.size < p.rows) __syncthreads();
   }
   if constexpr (kClustered) {  // the others' last accesses to this block's shared memory
     if (g.start_pending) {
