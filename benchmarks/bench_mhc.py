@@ -15,7 +15,8 @@ import sys
 import torch
 
 import dsv4ext
-from dsv4ext.bench.cases import N, OPS as SPECS, mhc_args, mhc_floor_bytes, mhc_ref_args
+from dsv4ext.bench.cases import (GRAPH_INNER_TEXT, N, OPS as SPECS, graph_inner, mhc_args, mhc_floor_bytes,
+                                 mhc_ref_args)
 from dsv4ext.bench.timing import copy_bandwidth, device_meta, time_cuda, time_cuda_after, write_results
 
 MHC_OPS = ["mhc_pre", "mhc_pre_delayed", "mhc_post", "mhc_fused_post_pre", "mhc_fused_post_pre_delayed", "hc_head",
@@ -47,10 +48,10 @@ def main():
             for tokens in args.tokens:
                 a = mhc_args(op, tokens, hidden, "cuda", norm=norm)
                 ra = mhc_ref_args(op, a)
-                # Kernel time: every size replayed from a CUDA graph (20 calls a replay up to 64 tokens, else
-                # 5, 2 from 65536), so that the floor is compared with device time; a single eager call also
-                # counts the host's dispatch while the GPU idles (call_us).
-                inner = 20 if tokens <= 64 else 5 if tokens <= 16384 else 2
+                # Kernel time: every size replayed from a CUDA graph (graph_inner calls a replay), so that the
+                # floor is compared with device time; a single eager call also counts the host's dispatch while
+                # the GPU idles (call_us).
+                inner = graph_inner(tokens)
                 t_ours = time_cuda(lambda: OPS[op](*a), graph=True, inner=inner).median
                 t_call = time_cuda(lambda: OPS[op](*a), reps=20 if tokens >= 16384 else 50).median
                 nbytes = mhc_floor_bytes(op, tokens, hidden)
@@ -72,10 +73,10 @@ def main():
                 torch.cuda.empty_cache()
     meta = {**device_meta(), "copy_TBps": round(bw / 1e12, 3), "n": N, "dsv4ext": dsv4ext.__version__,
             "command": "python3 benchmarks/bench_mhc.py " + " ".join(sys.argv[1:]),
-            "timing": "median of CUDA-event timings of CUDA-graph replays (20 calls per replay up to T = 64, 5 up to "
-                      "16384, else 2): kernel time per call; call_us: one eager call (the host's dispatch while the "
-                      "GPU idles included); after_add_us: 20 x (a torch add, the op) in a graph minus 20 adds, per "
-                      "call (the op's prologue cannot overlap a predecessor that does not trigger PDL)"}
+            "timing": f"median of CUDA-event timings of CUDA-graph replays ({GRAPH_INNER_TEXT}): kernel time per "
+                      "call; call_us: one eager call (the host's dispatch while the GPU idles included); "
+                      "after_add_us: 20 x (a torch add, the op) in a graph minus 20 adds, per call (the op's "
+                      "prologue cannot overlap a predecessor that does not trigger PDL)"}
     write_results(args.out, "mhc", meta, rows,
                   ["op", "D", "T", "ours_us", "after_add_us", "call_us", "floor_us", "pct_floor", "GBps", "eager_us",
                    "x_eager", "compiled_us", "x_compiled"])

@@ -19,7 +19,7 @@ import torch
 import dsv4ext
 from bench_topk import DECODE, PREFILL
 from dsv4ext.bench import cli, peer_check, peers, report
-from dsv4ext.bench.cases import MODELS, OPS, SWEEPS, Model, Sweep
+from dsv4ext.bench.cases import GRAPH_INNER_TEXT, MODELS, OPS, SWEEPS, Model, Sweep
 from dsv4ext.bench.timing import copy_bandwidth, device_meta, write_results
 
 MHC_OPS = ["mhc_post", "mhc_pre"]
@@ -68,15 +68,16 @@ def main():
     rows = []
     for op, model, t, build in plan(args.ops, args.tokens):
         case = build()
-        rows.append(cli.measure_case(OPS[op], model, t, case, "cuda", bw, {}, usable, notes, eager=False))
+        rows.append(cli.measure_case(OPS[op], model, t, case, "cuda", bw, {}, usable, notes, eager=False,
+                                     graph_all=True))
         print(f"{op} {case.shape}: ours {rows[-1]['ours_us']:.1f} us", flush=True)
         del case
         torch.cuda.empty_cache()
     meta = {**device_meta(), "copy_TBps": round(bw / 1e12, 3), "dsv4ext": dsv4ext.__version__,
             "flashinfer": _flashinfer_version(),
             "command": "python3 benchmarks/bench_peers.py " + " ".join(sys.argv[1:]),
-            "timing": f"median of CUDA-event timings; calls of up to {cli.GRAPH_MAX_TOKENS} tokens (rows) replayed "
-                      f"from CUDA graphs ({cli.GRAPH_INNER} calls per replay), ours and peers alike",
+            "timing": f"median of CUDA-event timings of CUDA-graph replays at every size ({GRAPH_INNER_TEXT}): "
+                      "kernel time per call, ours and peers alike",
             "floor": "bytes / copy bandwidth (mHC: shared/spec/ops.md §7; top-k: one read of the logits)",
             "check": f"each peer's output vs dsv4ext.reference on its first {peer_check.CHECK_ROWS} tokens (rows) "
                      f"before timing; WRONG above {peer_check.LIMITS} (rows_wrong: rows whose values differ "

@@ -20,6 +20,13 @@ N = 4  # hc_mult of both models
 SCALARS = (1e-6, 1e-6, 1e-6, 2.0, 20)  # rms_eps, hc_pre_eps, hc_sinkhorn_eps, hc_post_mult_value, sinkhorn_repeat
 DECODE_MAX_TOKENS = 64  # decode batches; larger token counts are prefill
 GRAPH_MAX_TOKENS = 64  # on CUDA, calls up to this size are replayed from CUDA graphs
+GRAPH_INNER_TEXT = "20 calls per replay up to 64 tokens, 5 up to 16384, else 2"
+
+
+def graph_inner(tokens: int) -> int:
+    """Calls per CUDA-graph replay at a size: enough to amortise the replay's launch on short calls, few
+    enough that the graph's outputs (one set per captured call) stay small on long ones."""
+    return 20 if tokens <= GRAPH_MAX_TOKENS else 5 if tokens <= 16384 else 2
 
 
 @dataclass(frozen=True)

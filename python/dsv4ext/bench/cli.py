@@ -17,12 +17,11 @@ from .. import device as device_info
 from . import peer_check
 from . import peers as peers_mod
 from . import report
-from .cases import GRAPH_MAX_TOKENS, MODELS, N, OPS, SWEEPS, Case, Model, OpSpec
+from .cases import GRAPH_MAX_TOKENS, MODELS, N, OPS, SWEEPS, Case, Model, OpSpec, graph_inner
 from .timing import Timing, copy_bandwidth, time_cpu, time_cuda
 
 BUDGET_S = 0.25  # time spent measuring one series at one shape (after warm-up)
 MIN_REPS, MAX_REPS = 7, 50
-GRAPH_INNER = 20  # calls per CUDA-graph replay
 
 
 def _positive_int(text: str) -> int:
@@ -55,9 +54,10 @@ def _sync(device: str):
         torch.cuda.synchronize()
 
 
-def measure(fn: Callable[[], object], device: str, graph: bool) -> Timing:
+def measure(fn: Callable[[], object], device: str, graph: bool, inner: int = 1) -> Timing:
     """Warm-up call (which also compiles a compiled baseline), one timed call to size the repetitions
-    to BUDGET_S, then the timing: CUDA events (graph replay when `graph`) or perf_counter."""
+    to BUDGET_S, then the timing: CUDA events (graph replay of `inner` calls when `graph`) or
+    perf_counter."""
     fn()
     _sync(device)
     start = time.perf_counter()
@@ -66,7 +66,7 @@ def measure(fn: Callable[[], object], device: str, graph: bool) -> Timing:
     reps = int(min(MAX_REPS, max(MIN_REPS, BUDGET_S / max(time.perf_counter() - start, 1e-9))))
     if device == "cpu":
         return time_cpu(fn, reps=reps, warmup=0)
-    return time_cuda(fn, reps=reps, warmup=2, graph=graph, inner=GRAPH_INNER if graph else 1)
+    return time_cuda(fn, reps=reps, warmup=2, graph=graph, inner=inner if graph else 1)
 
 
 def _progress(items: List, describe: Callable):
@@ -94,8 +94,8 @@ def _add_timing(row: Dict, name: str, t: Timing):
                 f"{name}_p90_us": t.quantile(0.9) * 1e6})
 
 
-def _checked_peer(name: str, adapter: Callable, op: str, case: Case, device: str, graph: bool, row: Dict,
-                  notes: List[str]) -> Timing:
+def _checked_peer(name: str, adapter: Callable, op: str, case: Case, device: str, graph: bool, inner: int,
+                  row: Dict, notes: List[str]) -> Timing:
     """Runs the peer once and checks its output against the reference (row[name + '_err'], a note
     when it is outside our op's limits), then times it."""
     call = adapter(case.args)
@@ -104,17 +104,21 @@ def _checked_peer(name: str, adapter: Callable, op: str, case: Case, device: str
         row[f"{name}_err"] = errors
         if not peer_check.within_limits(errors):
             notes.append(f"peer {name}: {op} {case.shape} WRONG ({peer_check.describe(errors)})")
-    return measure(call, device, graph)
+    return measure(call, device, graph, inner)
 
 
 def measure_case(spec: OpSpec, model: Optional[Model], tokens: int, case: Case, device: str, bw: float,
                  compiled: Dict[str, Callable], peers: Dict[str, Dict], notes: List[str],
-                 eager: bool = True) -> Dict:
+                 eager: bool = True, graph_all: bool = False) -> Dict:
     """One row: ours, the eager (unless not `eager`) and compiled baselines, the peers (checked, then
-    timed). A compiled baseline or a peer that fails is noted and dropped for the rest of the run."""
-    graph = device == "cuda" and tokens <= GRAPH_MAX_TOKENS
+    timed). A compiled baseline or a peer that fails is noted and dropped for the rest of the run.
+    On CUDA, ours and the peers are replayed from CUDA graphs up to GRAPH_MAX_TOKENS (the rest eager,
+    like the torch baselines) or, with `graph_all`, at every size: kernel time, as bench_mhc.py and
+    bench_topk.py measure it (bench_peers.py)."""
+    graph = device == "cuda" and (graph_all or tokens <= GRAPH_MAX_TOKENS)
+    inner = graph_inner(tokens)
     op = getattr(torch.ops.dsv4ext, spec.name)
-    ours = measure(lambda: op(*case.args), device, graph)
+    ours = measure(lambda: op(*case.args), device, graph, inner)
     floor = case.nbytes / bw
     row = {"op": spec.name, "model": model.name if model else "-", "D": model.hidden if model else None,
            "T": tokens, "shape": case.shape, "bytes": case.nbytes, "floor_us": floor * 1e6,
@@ -126,8 +130,8 @@ def measure_case(spec: OpSpec, model: Optional[Model], tokens: int, case: Case, 
         others["compiled"] = lambda: measure(lambda: compiled[spec.name](*case.ref_args), device, False)
     for name, adapters in peers.items():
         if spec.name in adapters:
-            others[name] = partial(_checked_peer, name, adapters[spec.name], spec.name, case, device, graph, row,
-                                   notes)
+            others[name] = partial(_checked_peer, name, adapters[spec.name], spec.name, case, device, graph, inner,
+                                   row, notes)
     for name, timed in others.items():
         try:
             t = timed()
@@ -186,7 +190,7 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(["### peers", "", *peer_lines]))
     print("\n".join(f"note: {n}" for n in notes))
     timing = ("median (p10-p90) of CUDA-event timings; ours and peers at up to "
-              f"{GRAPH_MAX_TOKENS} tokens replayed from CUDA graphs ({GRAPH_INNER} calls per replay), "
+              f"{GRAPH_MAX_TOKENS} tokens replayed from CUDA graphs ({graph_inner(1)} calls per replay), "
               "baselines eager" if device == "cuda" else "median (p10-p90) of time.perf_counter timings")
     meta = {**device_info.describe(device), "torch": torch.__version__, "dsv4ext": __version__,
             "python": platform.python_version(), "copy_GBps": bw / 1e9, "n": N,
