@@ -14,7 +14,7 @@ import torch
 
 from dsv4ext import reference
 from dsv4ext.bench import cases, cli, cub_peer, flashinfer_peer, peer_check, peers, report
-from dsv4ext.bench.timing import write_results
+from dsv4ext.bench.timing import Timing, write_results
 
 GEN = torch.Generator().manual_seed(0)
 
@@ -243,6 +243,29 @@ def test_measured_row_carries_the_peer_error_and_a_wrong_peer_is_noted():
     assert [(r["peer"], r["verdict"]) for r in table] == [("good", "ok"), ("bad", "WRONG")]
     assert table[0]["ours_over_peer"] == pytest.approx(row["ours_us"] / row["good_us"])
     assert table[0]["peer_pct_floor"] == pytest.approx(100 * row["floor_us"] / row["good_us"])
+
+
+def test_peers_are_timed_from_graphs_at_every_size(monkeypatch):
+    """bench_peers.py (graph_all) replays ours and the peers from CUDA graphs at every size, graph_inner calls a
+    replay; the CLI's default keeps eager timing above GRAPH_MAX_TOKENS."""
+    seen = []
+
+    def fake_measure(fn, device, graph, inner=1):
+        seen.append((graph, inner))
+        return Timing((1e-6,))
+
+    monkeypatch.setattr(cli, "measure", fake_measure)
+    spec = cases.OPS["mhc_post"]
+    case = spec.build(4, cases.MODELS["flash"], cases.SWEEPS["cpu"], "cpu")
+    op = torch.ops.dsv4ext.mhc_post
+    peer = {"good": {"mhc_post": lambda a: lambda: op(*a)}}
+    for tokens, graph_all, want in ((64, False, (True, 20)), (4096, False, (False, 5)), (4096, True, (True, 5)),
+                                    (16385, True, (True, 2))):
+        seen.clear()
+        cli.measure_case(spec, cases.MODELS["flash"], tokens, case, "cuda", 1e10, {}, peer, [], eager=False,
+                         graph_all=graph_all)
+        assert seen == [want, want], (tokens, graph_all)  # ours, then the peer
+    assert [cases.graph_inner(t) for t in (1, 64, 65, 16384, 16385)] == [20, 20, 5, 5, 2]
 
 
 def test_peers_table_files(tmp_path):
