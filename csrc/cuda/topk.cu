@@ -775,9 +775,11 @@ __global__ void __launch_bounds__(kThreads, kBlocks) topk_kernel(TopKParams p, u
       mbar_init(&sh.hist_full[1]);
       asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
-    if (g.push()) {
-      clear_bins(sh.sum, kThreads);
-      clear_bins(sh.sum + kTopkBins, kThreads);
+    if constexpr (!G::kA2a) {  // the kA2a kernels have no sums (and never push)
+      if (g.push()) {
+        clear_bins(sh.sum, kThreads);
+        clear_bins(sh.sum + kTopkBins, kThreads);
+      }
     }
     cg::this_cluster().barrier_arrive();  // waited on before the first push or send (pick_digit)
     g.start_pending = true;
