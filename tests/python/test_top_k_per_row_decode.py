@@ -6,8 +6,8 @@ import torch
 from torch._subclasses.fake_tensor import FakeTensorMode
 
 from dsv4ext import reference as ref
-from topk_cases import (LAYOUTS, assert_rejects, SENTINEL, check_decode, i32, pattern_rows, poisoned, run_decode,
-                        strided_logits)
+from topk_cases import (FEW_ON_PREFIX, LAYOUTS, assert_rejects, SENTINEL, check_decode, few_on_prefix_row, i32,
+                        pattern_rows, poisoned, run_decode, strided_logits)
 
 OP = torch.ops.dsv4ext.top_k_per_row_decode
 DET = pytest.mark.parametrize("deterministic", [False, True], ids=["default", "det"])
@@ -110,6 +110,27 @@ def test_long_slices_and_many_clusters(device, rows, width, pattern, determinist
     for k in (512, 2048):
         out = run_decode(logits.to(device), 1, seq_lens.to(device), k, deterministic)
         check_decode(logits, 1, seq_lens, k, out, deterministic)
+
+
+# (rows, width) for the CUDA paths: clusters of 8 (all-to-all), of 2, of 4 (all-to-all), of 8 pushing
+# 32-bit bins, one 1024-thread block a row.
+FEW_SHAPES = [(1, 65536), (64, 65536), (2, 20000), (1, 8 * 65535 + 1), (100, 16384)]
+
+
+@pytest.mark.parametrize("rows,width", FEW_SHAPES, ids=[f"R{r}_W{w}" for r, w in FEW_SHAPES])
+@DET
+def test_few_keys_on_the_kth_prefix(device, rows, width, deterministic):
+    """Every FEW_ON_PREFIX case in turn, with and without the keys that fill the first digit's bin,
+    k = 2048 and 512: the k-th key ranked among the few that share its prefix (or by the third
+    digit's pass from 33 of them)."""
+    g = torch.Generator().manual_seed(rows * width)
+    cases = 2 * len(FEW_ON_PREFIX)
+    for k in (2048, 512):
+        for first in range(0, cases, rows):  # every case in some row
+            logits = torch.stack([few_on_prefix_row(width, k, first + r, g) for r in range(rows)])
+            seq_lens = torch.full((rows,), width, dtype=torch.int32)
+            out = run_decode(logits.to(device), 1, seq_lens.to(device), k, deterministic)
+            check_decode(logits, 1, seq_lens, k, out, deterministic)
 
 
 @pytest.mark.parametrize("layout", LAYOUTS)

@@ -6,8 +6,8 @@ import torch
 from torch._subclasses.fake_tensor import FakeTensorMode
 
 from dsv4ext import reference as ref
-from topk_cases import (LAYOUTS, assert_rejects, PATTERNS, SENTINEL, check_prefill, i32, pattern_rows, poisoned,
-                        random_windows, run_prefill, strided_logits)
+from topk_cases import (FEW_ON_PREFIX, LAYOUTS, assert_rejects, PATTERNS, SENTINEL, check_prefill, few_on_prefix_row,
+                        i32, pattern_rows, poisoned, random_windows, run_prefill, strided_logits)
 
 OP = torch.ops.dsv4ext.top_k_per_row_prefill
 NAN, INF = float("nan"), float("inf")
@@ -218,6 +218,20 @@ def test_many_rows_block_kernels(device, width, deterministic):
     logits = many_pattern_rows(rows, width, g)
     starts = i32([0, 1, 3, 0, 17, 0, 0, 9] * (rows // 8))
     ends = i32([width, width, width - 5, width // 2 + 7, width, k - 3, k + 1, width - 1] * (rows // 8))
+    out = run_prefill(logits.to(device), starts.to(device), ends.to(device), k, deterministic)
+    check_prefill(logits, starts, ends, k, out, deterministic)
+
+
+@DET
+@pytest.mark.parametrize("width", [8000, 16500], ids=["six_blocks_an_sm", "four_blocks"])
+def test_few_keys_on_the_kth_prefix(device, width, deterministic):
+    """The block kernels' rows (>= 512 of them) cycling through every FEW_ON_PREFIX case, with and
+    without the keys that fill the first digit's bin: the k-th key ranked among the few that share
+    its prefix (or by the third digit's pass from 33 of them)."""
+    g = torch.Generator().manual_seed(width)
+    rows, k = (512 if device == "cuda" else 2 * len(FEW_ON_PREFIX)), 2048
+    logits = torch.stack([few_on_prefix_row(width, k, r, g) for r in range(rows)])
+    starts, ends = i32([0] * rows), i32([width] * rows)
     out = run_prefill(logits.to(device), starts.to(device), ends.to(device), k, deterministic)
     check_prefill(logits, starts, ends, k, out, deterministic)
 

@@ -53,6 +53,36 @@ PATTERNS = {
 }
 
 
+# Rows whose k-th largest value shares its top 22 bits (sign, exponent, 13 mantissa bits: the first
+# two radix digits) with a few others: 1.125's pattern with these low 10 bits, of which `need` are
+# among the top k (k - need values above them, the rest below). The CUDA kernels rank up to 32 such
+# keys directly instead of a third digit pass; 33 and more take the pass. Cases from
+# len(FEW_ON_PREFIX) on add 100 values in [1, 1.1): then more than 32 keys share the first digit
+# with the k-th, and the ranking follows the second digit's pass, not the first's.
+FEW_ON_PREFIX = [
+    ([900, 100, 7, 7, 3], 3),  # the k-th is one of two equal keys: the lower index wins
+    ([5, 5], 1),
+    ([1023, 0, 512, 511], 1),
+    ([1023, 0, 512, 511], 3),
+    ([0, 0, 0, 1], 2),
+    (list(range(0, 1024, 32)), 17),  # 32 keys
+    (list(range(0, 1024, 31)), 17),  # 34 keys: the digit pass
+    ([3] * 20 + [9] * 20, 25),  # 40 keys, two values
+]
+
+
+def few_on_prefix_row(width: int, k: int, case: int, g: torch.Generator) -> torch.Tensor:
+    lows, need = FEW_ON_PREFIX[case % len(FEW_ON_PREFIX)]
+    row = 0.01 * torch.randn(width, generator=g)
+    parts = [100.0 + torch.rand(k - need, generator=g),
+             (torch.tensor(lows, dtype=torch.int32) | 0x3F900000).view(torch.float32)]
+    if case // len(FEW_ON_PREFIX) % 2:
+        parts.append(1.0 + 0.1 * torch.rand(100, generator=g))
+    vals = torch.cat(parts)
+    row[torch.randperm(width, generator=g)[: vals.numel()]] = vals
+    return row
+
+
 def pattern_rows(name: str, rows: int, width: int, seed: int = 0) -> torch.Tensor:
     g = torch.Generator().manual_seed(seed)
     return torch.stack([PATTERNS[name](width, g) for _ in range(rows)])
