@@ -90,8 +90,8 @@ def main():
                       "call_us: one eager call of ours (the host's dispatch while the GPU idles included)",
             "floor": "top-k: row bytes / copy bandwidth; pack: 4R + 8 nnz + 4(R+1) bytes at the copy rate"}
     write_results(args.out, "topk", meta, rows,
-                  ["op", "shape", "ours_us", "ours_max_us", "call_us", "deterministic_us", "det_ratio", "torch_topk_us", "x_torch",
-                   "floor_us", "x_floor", "pct_copy_bw"])
+                  ["op", "shape", "ours_us", "ours_max_us", "call_us", "deterministic_us", "det_ratio", "torch_topk_us",
+                   "x_torch", "floor_us", "x_floor", "pct_copy_bw"])
 
 
 if __name__ == "__main__":

@@ -121,8 +121,7 @@ FEW_SHAPES = [(1, 65536), (64, 65536), (2, 20000), (1, 8 * 65535 + 1), (100, 163
 @DET
 def test_few_keys_on_the_kth_prefix(device, rows, width, deterministic):
     """Every FEW_ON_PREFIX case in turn, with and without the keys that fill the first digit's bin,
-    k = 2048 and 512: the k-th key ranked among the few that share its prefix (or by the third
-    digit's pass from 33 of them)."""
+    k = 2048 and 512: the k-th key among the few that share its first two digits, equal ones included."""
     g = torch.Generator().manual_seed(rows * width)
     cases = 2 * len(FEW_ON_PREFIX)
     for k in (2048, 512):

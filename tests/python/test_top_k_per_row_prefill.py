@@ -226,8 +226,8 @@ def test_many_rows_block_kernels(device, width, deterministic):
 @pytest.mark.parametrize("width", [8000, 16500], ids=["six_blocks_an_sm", "four_blocks"])
 def test_few_keys_on_the_kth_prefix(device, width, deterministic):
     """The block kernels' rows (>= 512 of them) cycling through every FEW_ON_PREFIX case, with and
-    without the keys that fill the first digit's bin: the k-th key ranked among the few that share
-    its prefix (or by the third digit's pass from 33 of them)."""
+    without the keys that fill the first digit's bin: the k-th key among the few that share its
+    first two digits, equal ones included."""
     g = torch.Generator().manual_seed(width)
     rows, k = (512 if device == "cuda" else 2 * len(FEW_ON_PREFIX)), 2048
     logits = torch.stack([few_on_prefix_row(width, k, r, g) for r in range(rows)])

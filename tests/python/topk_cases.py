@@ -53,12 +53,12 @@ PATTERNS = {
 }
 
 
-# Rows whose k-th largest value shares its top 22 bits (sign, exponent, 13 mantissa bits: the first
-# two radix digits) with a few others: 1.125's pattern with these low 10 bits, of which `need` are
-# among the top k (k - need values above them, the rest below). The CUDA kernels rank up to 32 such
-# keys directly instead of a third digit pass; 33 and more take the pass. Cases from
-# len(FEW_ON_PREFIX) on add 100 values in [1, 1.1): then more than 32 keys share the first digit
-# with the k-th, and the ranking follows the second digit's pass, not the first's.
+# Rows whose k-th largest value shares its top 22 bits (sign, exponent, 13 mantissa bits: the CUDA
+# kernels' first two radix digits) with a few others: 1.125's pattern with these low 10 bits, of
+# which `need` are among the top k (k - need values above them, the rest below). Where not all of
+# them are needed the third digit decides (or, in a design that ranks a few keys directly, the
+# ranking: 32 and 34 keys straddle such a limit). Cases from len(FEW_ON_PREFIX) on add 100 values in
+# [1, 1.1), which share only the first digit with the k-th, so that the second digit is picked too.
 FEW_ON_PREFIX = [
     ([900, 100, 7, 7, 3], 3),  # the k-th is one of two equal keys: the lower index wins
     ([5, 5], 1),
