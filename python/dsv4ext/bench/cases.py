@@ -175,11 +175,17 @@ def torch_ragged_pack(dense: torch.Tensor, lengths: torch.Tensor):
     return dense[keep], torch.nn.functional.pad(torch.cumsum(lengths, 0), (1, 0))
 
 
+# Seed of the top-k rows: a decode row's time depends on its values (benchmarks/bench_topk.py), so
+# runs time the same rows; bench_topk's first draw of a shape uses it too.
+TOPK_SEED = 1000
+
+
 def _topk_case(kind: str) -> Callable[[int, Model, Sweep, str], Case]:
     def build(rows: int, model: Model, sweep: Sweep, device: str) -> Case:
         width = sweep.prefill_width if kind == "prefill" else sweep.decode_width
         k = model.index_topk
-        logits = torch.randn(rows, width, device=device)
+        gen = torch.Generator(device=device).manual_seed(TOPK_SEED)
+        logits = torch.randn(rows, width, device=device, generator=gen)
         indices = torch.empty(rows, k, dtype=torch.int32, device=device)
         if kind == "prefill":
             starts = torch.zeros(rows, dtype=torch.int32, device=device)
