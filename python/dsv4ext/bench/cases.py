@@ -20,13 +20,18 @@ N = 4  # hc_mult of both models
 SCALARS = (1e-6, 1e-6, 1e-6, 2.0, 20)  # rms_eps, hc_pre_eps, hc_sinkhorn_eps, hc_post_mult_value, sinkhorn_repeat
 DECODE_MAX_TOKENS = 64  # decode batches; larger token counts are prefill
 GRAPH_MAX_TOKENS = 64  # on CUDA, calls up to this size are replayed from CUDA graphs
-GRAPH_INNER_TEXT = "20 calls per replay up to 64 tokens, 5 up to 16384, else 2"
+# Calls per CUDA-graph replay, by size: (up to this many tokens, calls), then GRAPH_INNER_REST. Enough to
+# amortise the replay's launch on short calls, few enough that the graph's outputs (one set per captured
+# call) stay small on long ones.
+GRAPH_INNER_STEPS = ((GRAPH_MAX_TOKENS, 20), (16384, 5))
+GRAPH_INNER_REST = 2
+GRAPH_INNER_TEXT = ", ".join(f"{calls} calls per replay up to {limit} tokens" for limit, calls in GRAPH_INNER_STEPS) \
+    + f", else {GRAPH_INNER_REST}"
 
 
 def graph_inner(tokens: int) -> int:
-    """Calls per CUDA-graph replay at a size: enough to amortise the replay's launch on short calls, few
-    enough that the graph's outputs (one set per captured call) stay small on long ones."""
-    return 20 if tokens <= GRAPH_MAX_TOKENS else 5 if tokens <= 16384 else 2
+    """Calls per CUDA-graph replay at a size (GRAPH_INNER_STEPS)."""
+    return next((calls for limit, calls in GRAPH_INNER_STEPS if tokens <= limit), GRAPH_INNER_REST)
 
 
 @dataclass(frozen=True)
