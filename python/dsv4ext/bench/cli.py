@@ -190,8 +190,8 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(["### peers", "", *peer_lines]))
     print("\n".join(f"note: {n}" for n in notes))
     timing = ("median (p10-p90) of CUDA-event timings; ours and peers at up to "
-              f"{GRAPH_MAX_TOKENS} tokens replayed from CUDA graphs ({graph_inner(GRAPH_MAX_TOKENS)} calls per replay), "
-              "baselines eager" if device == "cuda" else "median (p10-p90) of time.perf_counter timings")
+              f"{GRAPH_MAX_TOKENS} tokens replayed from CUDA graphs ({graph_inner(GRAPH_MAX_TOKENS)} calls per "
+              "replay), baselines eager" if device == "cuda" else "median (p10-p90) of time.perf_counter timings")
     meta = {**device_info.describe(device), "torch": torch.__version__, "dsv4ext": __version__,
             "python": platform.python_version(), "copy_GBps": bw / 1e9, "n": N,
             "models": {m.name: {"D": m.hidden, "index_topk": m.index_topk} for m in models},
