@@ -522,6 +522,31 @@ __host__ __device__ constexpr size_t staged_bytes(int d_slice) {
                               : 3 * size_t(kRowsPad) * staged_row_stride<E>(d_slice) * sizeof(bf16);
 }
 
+// tile_squares' tensor-core Gram matrix (kNorm) for the 8 tokens g of a warp, from each token's own words w[i] (chunk c
+// of stream i, the projection's lane layout) in 12 mma instead of 20: A's rows g and g + 8 carry streams i and i2 of
+// token g and B's column g stream k, so D[g][g] and D[g + 8][g] are entries (i, k) and (i2, k), each the chain of
+// tile_squares' entry (the same products in the same k order, from zero over the two k16 steps; an element's bits
+// depend on its row and column values only, not on their position: checked bitwise on the H100, session 26). The
+// lane with c == g / 2 holds token g's entries. At D = 7168 the TMA kernel's projection (two calls a 16-token block:
+// 24 mma against tile_squares' 40) and the fused seam's post warps (their own tokens) sum the Gram with it; the
+// pipeline kernel keeps tile_squares (with gram_own its calls at D = 7168 measured 0.4-1.1 us slower in decode and
+// the seam 50 -> 61 us at 512 tokens, session 26).
+__device__ __forceinline__ void gram_own(const uint4 (&w)[kN], int g, float (&sq)[kGram]) {
+  // Units of (entry on row g, entry on row g + 8 or -1, k); entries q are (gram_i(q), gram_k(q)).
+  constexpr int kUnits = 6, q1[kUnits] = {0, 1, 2, 7, 3, 8}, q2[kUnits] = {-1, 4, 5, -1, 6, 9};
+  static_assert(gram_k(1) == gram_k(4) && gram_k(2) == gram_k(5) && gram_k(3) == gram_k(6) && gram_k(8) == gram_k(9),
+                "a unit's two entries share k");
+#pragma unroll
+  for (int u = 0; u < kUnits; ++u) {
+    const uint4 &a0 = w[gram_i(q1[u])], &a1 = w[q2[u] < 0 ? gram_i(q1[u]) : gram_i(q2[u])], &b = w[gram_k(q1[u])];
+    float acc[4] = {};
+    mma_bf16(acc, a0.x, a1.x, a0.y, a1.y, b.x, b.y);
+    mma_bf16(acc, a0.z, a1.z, a0.w, a1.w, b.z, b.w);
+    sq[q1[u]] = (g & 1) ? acc[1] : acc[0];
+    if (q2[u] >= 0) sq[q2[u]] = (g & 1) ? acc[3] : acc[2];
+  }
+}
+
 // Sum of squares / Gram entry G_ik of tokens g and g + 8 over the lane quad's 32 d (sq[h][q]: token
 // g + 8 h, entry q; the lane with c == g / 2 holds it, kFma: every lane of the quad). Two forms, one
 // per arithmetic family, each used by every kernel of that family:

@@ -50,9 +50,10 @@
 //    which beside the wgmma cost the projection warpgroup ~7 % of mhc_pre's time (session 20);
 //  - warps 12-15, the fused seam only: x comes beside each stage (a ring of its own), and the post
 //    (mhc_post's arithmetic) replaces the stage's streams in the ring before the projection and the
-//    collapse read them (held collapse, 10 slots); the new streams are stored as the stash. With the norm at
-//    D = 4096 they also sum the Gram matrix of the new streams (gram_in_post), so that the projection runs its
-//    wgmma alone (as with the Gram warps; session 21: the seam 1-2 % faster, the same bits).
+//    collapse read them (held collapse, 10 slots); the new streams are stored as the stash. With the norm
+//    they also sum the Gram matrix of the new streams (gram_in_post), so that the projection runs its chains
+//    alone (D = 4096: as with the Gram warps, session 21: the seam 1-2 % faster; D = 7168, session 26: the
+//    tensor-core Gram had doubled the projection pairs' mma a stage; the same bits).
 // Rings of kRing slots carry partials and weights; a CTA pushes tile j's partials only after its
 // own collapse of tile j - kRing, which needed every owner's weights of that tile, i.e. every owner
 // had consumed that slot. Tile j is loaded only after this CTA collapsed tile j - kLoadLag (not for
@@ -62,7 +63,8 @@
 // launch's 168 a thread its stage spilled with the fused norm.
 // The barrier setup and fn's staging run before the programmatic-dependent-launch wait (cuda_common.cuh).
 // Measured at D = 7168 (T = 16384, session 2026-11-27 (15)): hc_head 489 us (81 %), the seam with the
-// norm 959 (83 %), mhc_pre 797 (50 %; the pipeline: 1220), mhc_pre_delayed without the norm 677 (59 %).
+// norm 959 (83 %; 886-891, 89 %, since its Gram moved to the post warps, session 2026-11-28 (26)), mhc_pre 797
+// (50 %; the pipeline: 1220; 748, 53 %, with gram_own), mhc_pre_delayed without the norm 677 (59 %).
 // Measured (H100, D = 4096, T = 16384, benchmarks/NOTES.md): mhc_pre 353 us, 65 % of the floor (the
 // pipeline: 655); 332 us (68 %) since the Gram warpgroup (session 20). The projection is not the bound:
 // with its wgmma removed the kernel ran 375 us (395 with). The bound is the cycle that the L2 re-read
@@ -115,11 +117,14 @@ template <Mode M, bool kNorm, int kD>
 constexpr bool gram_warps() {
   return kNorm && kD == 4096 && !pipeline_mhc::has_post(M);
 }
-// The fused seam with the norm at D = 4096: its post warpgroup sums the Gram matrix of the streams it writes (the
-// words the projection reads back, in tile_squares' quad layout: the same bits) and pushes it to the owners.
+// The fused seam with the norm: its post warpgroup sums the Gram matrix of the streams it writes and pushes it to
+// the owners, so that the projection runs its chains alone. D = 4096: from the words in registers, in tile_squares'
+// quad layout (the FMA form). D = 7168: the tensor-core form (the tf32 engine's) on each post warp's own 8 tokens, two
+// entries an mma (gram_own: 12 mma a warp and stage, against the projection pairs' 40 a 16-token block). The same
+// bits either way.
 template <Mode M, bool kNorm, int kD>
 constexpr bool gram_in_post() {
-  return kNorm && kD == 4096 && pipeline_mhc::has_post(M);
+  return kNorm && pipeline_mhc::has_post(M);
 }
 // Threads: producer + owners, the wgmma warpgroup, the collapse warpgroup, and a fourth that applies the fused
 // seam's post (mhc_post_hc_head) or sums the fused norm's Gram matrix (gram_warps).
@@ -135,15 +140,15 @@ constexpr int threads() {
 // post take one token a stage (kRowsPerThread), and its tf32 projection spilled 120 bytes at 128.
 // With the Gram warpgroup (its registers in Regs::post) the launch has 128 a thread; the projection without the
 // Gram keeps 128 and the collapse gets back its 168 from the owners and the Gram warps. The seam with the Gram in
-// its post warpgroup: the owners and the projection give 24 and 16 to the post's 168. Every warpgroup applies its
-// own value, down or up (set_warpgroup_regs).
+// its post warpgroup: the owners and the projection give 24 and 16 to the post's 168 (D = 7168: the projection,
+// without the Gram, 16 to the post's 144). Every warpgroup applies its own value, down or up (set_warpgroup_regs).
 struct Regs {
   int launch, owner, projection, collapse, post;
 };
 template <Mode M, bool kNorm, int kD>
 constexpr Regs regs() {
   return gram_warps<M, kNorm, kD>()     ? Regs{128, 104, 128, 168, 112}
-         : gram_in_post<M, kNorm, kD>() ? Regs{128, 104, 112, 128, 168}
+         : gram_in_post<M, kNorm, kD>() ? (kD == 4096 ? Regs{128, 104, 112, 128, 168} : Regs{128, 112, 152, 104, 144})
          : !pipeline_mhc::has_post(M) ? Regs{168, 104, 232, 168, 0}
          : kD == 4096               ? Regs{128, 112, 128, 128, 144}
                                     : Regs{128, 112, 168, 104, 128};
@@ -154,7 +159,8 @@ constexpr bool regs_fit() {
   return r.owner + r.projection + r.collapse + r.post <= threads<M, kNorm, kD>() / 128 * r.launch;
 }
 static_assert(regs_fit<Mode::kPre, false, 4096>() && regs_fit<Mode::kPre, true, 4096>() &&
-                  regs_fit<Mode::kFusedHead, true, 4096>() && regs_fit<Mode::kFusedHead, true, 7168>(),
+                  regs_fit<Mode::kFusedHead, true, 4096>() && regs_fit<Mode::kFusedHead, true, 7168>() &&
+                  regs_fit<Mode::kFusedHead, false, 7168>(),
               "setmaxnreg moves registers within the CTA's launch allocation");
 // A warpgroup's registers from the launch's kLaunch to kWant, either way (nothing when equal). regs_fit() holds
 // only if every warpgroup applies its own value: a decrease left out made session 21's first gp build hang (the
@@ -628,7 +634,8 @@ __device__ __forceinline__ void gram_loop(Ctrl<M, kNorm, 4096>& ct, const unsign
 // The projection warpgroup at D = 7168: the pipeline's tf32 engine (worker_loop's kTf32 branch), term for
 // term, on a warp's 16 tokens of a stage: per stream and row tile a chain from zero over the 4 k8 steps
 // of the lane's 8 d, fn's hi then lo into it, the streams added in order; the squares or the Gram matrix
-// as that engine's tile_squares (on tensor cores). Warps 0-1 take tokens 0-15 and 16-31. hc_head (one
+// as that engine's tile_squares (on tensor cores; the Gram two entries an mma, gram_own, the same bits; the
+// fused seam's post warps sum it instead, gram_in_post). Warps 0-1 take tokens 0-15 and 16-31. hc_head (one
 // row tile, the held ring of 24 stages): warps 0-1 project even tiles, warps 2-3 odd ones, so a warp
 // has two tiles' time for a tile's 14 stages. mhc_pre / mhc_pre_delayed (3 row tiles; a ring of 4
 // stages, too short for two tiles at once): every warp every stage, warps 0-1 row tile 0 and the
@@ -704,7 +711,12 @@ __device__ __forceinline__ void project_tf32(Ctrl<M, kNorm, 7168>& ct, const uns
 #pragma unroll
           for (int q = 0; q < 4; ++q) part[4 * nt + q] += chain[i][nt][q];
       float ssq[2][kSq];
-      if constexpr (kSquares) pipeline_mhc::tile_squares<kNorm, false>(r, g, ssq);
+      if constexpr (kSquares && kNorm) {  // two Gram entries an mma (gram_own), the bits of tile_squares' form
+        pipeline_mhc::gram_own(r[0], g, ssq[0]);
+        pipeline_mhc::gram_own(r[1], g, ssq[1]);
+      } else if constexpr (kSquares) {
+        pipeline_mhc::tile_squares<kNorm, false>(r, g, ssq);
+      }
       __syncwarp();
       if (lane == 0) mbar_arrive(&ct.empty[slot]);  // the words are used: the slot may refill
 #pragma unroll
@@ -722,7 +734,7 @@ __device__ __forceinline__ void mma_loop_tf32(Ctrl<M, kNorm, 7168>& ct, const un
                                               const float* fn_s, int rank, int ntiles) {
   constexpr int kNt = (rows<M>() + 7) / 8;
   if constexpr (kNt == 1) {
-    project_tf32<M, kNorm, false, 0, 1, true>(ct, stages, fn_s, rank, ntiles);
+    project_tf32<M, kNorm, false, 0, 1, !gram_in_post<M, kNorm, 7168>()>(ct, stages, fn_s, rank, ntiles);
   } else if (threadIdx.x % 128 < 64) {
     project_tf32<M, kNorm, true, 0, 1, true>(ct, stages, fn_s, rank, ntiles);
   } else {
@@ -1024,11 +1036,12 @@ __device__ __forceinline__ void post_loop(const MhcPostParams& post, Ctrl<M, kNo
     }
   };
   constexpr bool kGramPost = gram_in_post<M, kNorm, kD>();
-  static_assert(!kGramPost || kH == 2, "tile_squares takes two tokens a lane");
+  static_assert(!kGramPost || kH == (G::kTf32 ? 1 : 2), "tile_squares' quads (D = 4096), one token (7168)");
+  constexpr int kSqH = G::kTf32 ? 1 : 2;  // tokens a thread sums the squares of
   float mix[kH][kMix], next[kH][kMix];
   load_mix(0, mix);
   for (int j = 0; j < ntiles; ++j) {
-    float sq[2][kGram];
+    float sq[kSqH][kGram];
     load_mix(j + 1, next);
     for (int v = 0; v < kSteps; ++v) {
       const int it = j * kSteps + v, slot = it % kStages, xslot = it % kXSlots;
@@ -1066,17 +1079,27 @@ __device__ __forceinline__ void post_loop(const MhcPostParams& post, Ctrl<M, kNo
       // Every thread releases its own stores to both readers (one lane's arrive after __syncwarp was
       // reported as a RAW hazard by racecheck: the ordering of the other lanes' stores was implicit).
       mbar_arrive(&ct.posted[slot]);
-      if constexpr (kGramPost) {  // tokens tid / 4 and + 32, chunk c: tile_squares' quads (the projection's bits)
+      if constexpr (kGramPost && !G::kTf32) {  // tokens tid / 4 and + 32, chunk c: tile_squares' quads
         float ssq[2][kGram];
         pipeline_mhc::tile_squares<kNorm, true>(nw, 0, ssq);
         add_stage_squares(sq, ssq, v);
+      } else if constexpr (kGramPost) {
+        // The Gram matrix of the warp's own 8 tokens (token tid / 4, chunk c: the projection's lane layout).
+        float ssq[kGram];
+        pipeline_mhc::gram_own(nw[0], lane / 4, ssq);
+#pragma unroll
+        for (int q = 0; q < kGram; ++q) sq[0][q] = v == 0 ? ssq[q] : sq[0][q] + ssq[q];  // add_stage_squares' order
       }
     }
     if constexpr (kGramPost) {  // the tile's squares to their owners, once the slot is free
       const int s = free_partials_slot(ct, j);
-      if (c == 0)
+      if (G::kTf32 && c == lane / 8) {  // the lane with its token's diagonal (c == g / 2)
+        const int m = tid / 4;
+        const uint32_t owner = uint32_t(m % kC);
+        push_squares(ct, rank, s, m, owner, cluster_addr(&ct.partials_full[s], owner), sq[0]);
+      } else if (!G::kTf32 && c == 0)
 #pragma unroll
-        for (int h = 0; h < kH; ++h) {
+        for (int h = 0; h < kSqH; ++h) {
           const int m = tid / 4 + 32 * h;
           const uint32_t owner = uint32_t(m % kC);
           push_squares(ct, rank, s, m, owner, cluster_addr(&ct.partials_full[s], owner), sq[h]);
