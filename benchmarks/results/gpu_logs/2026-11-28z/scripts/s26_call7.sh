@@ -4,5 +4,5 @@
 set -u
 cd "$(dirname "$0")/../../../../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
-gunzip -f .carry/bin/test_cuda_launchers.gz
+gunzip -f .carry/bin/test_cuda_launchers.gz && chmod +x .carry/bin/test_cuda_launchers
 timeout 100 .carry/bin/test_cuda_launchers --gtest_brief=1 2>&1 | tail -n4 | tee $OUT/gtest.log
