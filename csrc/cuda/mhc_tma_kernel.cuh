@@ -506,10 +506,10 @@ __device__ __forceinline__ void push_partials(Ctrl<M, kNorm, kD>& ct, int rank, 
 }
 
 // A stage's squares (or Gram entries) added to the tile's, the stages in order as the pipeline's CTA sum.
-template <int kSq>
-__device__ __forceinline__ void add_stage_squares(float (&sq)[2][kSq], const float (&ssq)[2][kSq], int v) {
+template <int kH, int kSq>
+__device__ __forceinline__ void add_stage_squares(float (&sq)[kH][kSq], const float (&ssq)[kH][kSq], int v) {
 #pragma unroll
-  for (int h = 0; h < 2; ++h)
+  for (int h = 0; h < kH; ++h)
 #pragma unroll
     for (int q = 0; q < kSq; ++q) sq[h][q] = v == 0 ? ssq[h][q] : sq[h][q] + ssq[h][q];
 }
@@ -1079,25 +1079,19 @@ __device__ __forceinline__ void post_loop(const MhcPostParams& post, Ctrl<M, kNo
       // Every thread releases its own stores to both readers (one lane's arrive after __syncwarp was
       // reported as a RAW hazard by racecheck: the ordering of the other lanes' stores was implicit).
       mbar_arrive(&ct.posted[slot]);
-      if constexpr (kGramPost && !G::kTf32) {  // tokens tid / 4 and + 32, chunk c: tile_squares' quads
-        float ssq[2][kGram];
-        pipeline_mhc::tile_squares<kNorm, true>(nw, 0, ssq);
+      if constexpr (kGramPost) {
+        float ssq[kSqH][kGram];
+        if constexpr (G::kTf32) {  // the warp's own 8 tokens (token tid / 4, chunk c: the projection's lane layout)
+          pipeline_mhc::gram_own(nw[0], lane / 4, ssq[0]);
+        } else {  // tokens tid / 4 and + 32, chunk c: tile_squares' quads
+          pipeline_mhc::tile_squares<kNorm, true>(nw, 0, ssq);
+        }
         add_stage_squares(sq, ssq, v);
-      } else if constexpr (kGramPost) {
-        // The Gram matrix of the warp's own 8 tokens (token tid / 4, chunk c: the projection's lane layout).
-        float ssq[kGram];
-        pipeline_mhc::gram_own(nw[0], lane / 4, ssq);
-#pragma unroll
-        for (int q = 0; q < kGram; ++q) sq[0][q] = v == 0 ? ssq[q] : sq[0][q] + ssq[q];  // add_stage_squares' order
       }
     }
     if constexpr (kGramPost) {  // the tile's squares to their owners, once the slot is free
       const int s = free_partials_slot(ct, j);
-      if (G::kTf32 && c == lane / 8) {  // the lane with its token's diagonal (c == g / 2)
-        const int m = tid / 4;
-        const uint32_t owner = uint32_t(m % kC);
-        push_squares(ct, rank, s, m, owner, cluster_addr(&ct.partials_full[s], owner), sq[0]);
-      } else if (!G::kTf32 && c == 0)
+      if (c == (G::kTf32 ? lane / 8 : 0))  // the lane holding its tokens' sums (D = 7168: the diagonal, c == g / 2)
 #pragma unroll
         for (int h = 0; h < kSqH; ++h) {
           const int m = tid / 4 + 32 * h;
