@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # Prepared in session 27 for the next session (not run): f4 (fn_float4_f4_patch.py: the D = 7168 projection loads fn a
 # float4 per two k8 steps, no bank conflicts) against main (wheel m): same bits, A/B at D = 7168 (two rounds), then on f4:
-# the CUDA
-# tests of the D = 7168 ops, memcheck / racecheck over race27.py. Build both wheels first; carry .carry/w/{m,f4}.
+# the CUDA tests of the D = 7168 ops, memcheck / racecheck over race27.py. Build both wheels first; carry .carry/w/{m,f4}.
 set -u
 cd "$(dirname "$0")/../../../../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
