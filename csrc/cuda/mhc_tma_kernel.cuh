@@ -64,7 +64,8 @@
 // The barrier setup and fn's staging run before the programmatic-dependent-launch wait (cuda_common.cuh).
 // Measured at D = 7168 (T = 16384, session 2026-11-27 (15)): hc_head 489 us (81 %), the seam with the
 // norm 959 (83 %; 886-891, 89 %, since its Gram moved to the post warps, session 2026-11-28 (26)), mhc_pre 797
-// (50 %; the pipeline: 1220; 748, 53 %, with gram_own), mhc_pre_delayed without the norm 677 (59 %).
+// (50 %; the pipeline: 1220; 748, 53 %, with gram_own), mhc_pre_delayed without the norm 677 (59 %; 640, 62 %, with
+// fn's float4 loads, session 2026-11-28 (28)).
 // Measured (H100, D = 4096, T = 16384, benchmarks/NOTES.md): mhc_pre 353 us, 65 % of the floor (the
 // pipeline: 655); 332 us (68 %) since the Gram warpgroup (session 20). The projection is not the bound:
 // with its wgmma removed the kernel ran 375 us (395 with). The bound is the cycle that the L2 re-read
@@ -674,8 +675,9 @@ __device__ __forceinline__ void project_tf32(Ctrl<M, kNorm, 7168>& ct, const uns
       // The streams' and row tiles' chains interleaved (ptxas issues the mma in source order, volatile
       // or not: one chain's 8 dependent mma would run back to back, which the pipeline hides with 14
       // warps and two warps here cannot). Each chain still sees hi then lo of k8 steps 0..3 in turn: the pipeline's
-      // chain, the same bits. fn's rows are loaded a k8 step at a time: 2 d a stream and row tile.
+      // chain, the same bits. fn's rows are loaded two k8 steps at a time: 4 d a stream and row tile.
       float chain[kN][kNt][4] = {};
+      float4 f4[kN][kNt];  // fn's 4 d of two k8 steps a stream and row tile (one 16-byte load: distinct banks)
 #pragma unroll
       for (int jj = 0; jj < 4; ++jj) {
         uint32_t a[kN][4], bh[kN][kNt][2], bl[kN][kNt][2];
@@ -683,9 +685,11 @@ __device__ __forceinline__ void project_tf32(Ctrl<M, kNorm, 7168>& ct, const uns
         for (int i = 0; i < kN; ++i) {
 #pragma unroll
           for (int nt = kNt0; nt < kNt1; ++nt) {
-            const float2 f = nt * 8 + g < kRows ? *reinterpret_cast<const float2*>(
-                                                      fn_lane + nt * 8 * fn_stride<7168>() + i * G::kDs + v * kStageD + 2 * jj)
-                                                : make_float2(0.0f, 0.0f);
+            if (jj % 2 == 0)
+              f4[i][nt] = nt * 8 + g < kRows ? *reinterpret_cast<const float4*>(
+                                                   fn_lane + nt * 8 * fn_stride<7168>() + i * G::kDs + v * kStageD + 2 * jj)
+                                             : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            const float2 f = jj % 2 == 0 ? make_float2(f4[i][nt].x, f4[i][nt].y) : make_float2(f4[i][nt].z, f4[i][nt].w);
             pipeline_mhc::split_tf32(f.x, bh[i][nt][0], bl[i][nt][0]);
             pipeline_mhc::split_tf32(f.y, bh[i][nt][1], bl[i][nt][1]);
           }
@@ -717,6 +721,11 @@ __device__ __forceinline__ void project_tf32(Ctrl<M, kNorm, 7168>& ct, const uns
       } else if constexpr (kSquares) {
         pipeline_mhc::tile_squares<kNorm, false>(r, g, ssq);
       }
+      // The slot's loads performed before its release, whatever ptxas schedules (as the collapses): the mma are
+      // ordered for the compiler, not for ptxas, which may issue the arrive before the mma that read the words.
+      // Session 28: with fn's loads as float4s it issued the arrive three instructions after the stage's loads,
+      // and mhc_pre with the norm gave a few rows another stage's words in most of 30 runs (benchmarks/NOTES.md).
+      __threadfence_block();
       __syncwarp();
       if (lane == 0) mbar_arrive(&ct.empty[slot]);  // the words are used: the slot may refill
 #pragma unroll
