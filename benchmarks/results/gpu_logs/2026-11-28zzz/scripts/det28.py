@@ -1,7 +1,7 @@
-"""Run-to-run determinism of the TMA-kernel ops (session 28): det28.py TAG [REPEATS] [D,D]. Each case's outputs, for
+"""Run-to-run determinism of the TMA-kernel ops (session 28): det28.py TAG [REPEATS] [D,D] (DET_OPS: a comma list of ops). Each case's outputs, for
 fixed seeded inputs, compared bitwise with the first run's; prints the runs that differ, which outputs, how many
 elements and the largest difference."""
-import sys, zlib, torch, dsv4ext  # noqa: F401
+import os, sys, zlib, torch, dsv4ext  # noqa: F401
 from dsv4ext.bench.cases import mhc_args
 tag, reps = sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 30
 CASES = [(7168, "mhc_pre", 512, True), (7168, "mhc_pre", 1601, True), (7168, "mhc_pre", 4100, True),
@@ -9,6 +9,7 @@ CASES = [(7168, "mhc_pre", 512, True), (7168, "mhc_pre", 1601, True), (7168, "mh
          (7168, "mhc_post_hc_head", 1100, True), (4096, "mhc_pre", 1100, True), (4096, "mhc_pre", 4100, False),
          (4096, "mhc_pre_delayed", 1100, False), (4096, "hc_head", 1600, True), (4096, "mhc_post_hc_head", 1600, True)]
 CASES = [c for c in CASES if c[0] in map(int, (sys.argv[3] if len(sys.argv) > 3 else "4096,7168").split(","))]
+CASES = [c for c in CASES if c[1] in os.environ.get("DET_OPS", c[1]).split(",")]
 for hidden, op, t, norm in CASES:
     torch.manual_seed(zlib.crc32(repr((hidden, op, t, norm)).encode()))
     args = mhc_args(op, t, hidden, "cuda", norm=norm)
