@@ -575,6 +575,7 @@ __device__ __forceinline__ void mma_loop(Ctrl<M, kNorm, 4096>& ct, const unsigne
       // The slot may refill only once the words are used: the squares used them; without them the chain's
       // completion does (wgmma reads its register operands asynchronously).
       if constexpr (kSquaresElsewhere) wgmma_wait_all();
+      if constexpr (!kSquaresElsewhere) __threadfence_block();  // the words' loads performed before the release
       __syncwarp();
       if (lane == 0) mbar_arrive(&ct.empty[slot]);  // the words are in registers: the slot may refill
       wgmma_wait_all();
@@ -1062,8 +1063,6 @@ __device__ __forceinline__ void post_loop(const MhcPostParams& post, Ctrl<M, kNo
         load_row_chunk<kD>(stages_u32 + slot * kStageBytes, m, c, r[h]);
         xw[h] = ld_shared_v4(box_chunk(xs_u32 + xslot * kBoxBytes, m, c));
       }
-      __syncwarp();
-      if (lane == 0) mbar_arrive(&ct.x_empty[xslot]);
       uint4 nw[kH][kN];  // the new streams' words (gram_in_post)
 #pragma unroll
       for (int h = 0; h < kH; ++h) {
@@ -1088,6 +1087,11 @@ __device__ __forceinline__ void post_loop(const MhcPostParams& post, Ctrl<M, kNo
       // Every thread releases its own stores to both readers (one lane's arrive after __syncwarp was
       // reported as a RAW hazard by racecheck: the ordering of the other lanes' stores was implicit).
       mbar_arrive(&ct.posted[slot]);
+      // x's slot is released after its words were used (stored above as the new streams) and after the proxy fence:
+      // released right after its loads were issued, as before session 28, nothing ordered them before the next box's
+      // copy into the slot (the projection's race of that session; none was seen here).
+      __syncwarp();
+      if (lane == 0) mbar_arrive(&ct.x_empty[xslot]);
       if constexpr (kGramPost) {
         float ssq[kSqH][kGram];
         if constexpr (G::kTf32) {  // the warp's own 8 tokens (token tid / 4, chunk c: the projection's lane layout)
