@@ -147,6 +147,24 @@ def test_cuda_agrees_with_cpu(lead, n, d):
 
 
 @pytest.mark.gpu
+@pytest.mark.parametrize("tokens,n,d", [(255, 4, 2056), (256, 4, 2056), (257, 3, 4104), (300, 8, 7168),
+                                        (65537, 4, 8), (65536 + 70, 1, 24)],
+                         ids=lambda v: str(v))
+def test_cuda_slice_boundaries(tokens, n, d):
+    """The CUDA kernel's boundaries (csrc/cuda/mhc_post_kernel.cuh): warp slices of 1 chunk of 8 d a lane below 256
+    tokens and of 2 from 256 on, rows whose chunks end inside a slice (2056 = 257 chunks, 4104 = 513), n = 1 .. 8,
+    more than 65535 tokens, against the float64 reference; and the mixes read as scalars where their pointers are
+    not 16-byte aligned (offset views), which must give the same bits."""
+    inp = make((tokens,), n, d, seed_of("mhc_post-slices", tokens, n, d), "cuda")
+    out = run_poisoned(OP, inp.args(), nbytes((inp.residual.shape, torch.bfloat16)), "cuda")
+    inp.check(out.cpu(), what="cuda")
+    post = torch.empty(tokens * n + 1, device="cuda")[1:].view(tokens, n, 1).copy_(inp.post)
+    comb = torch.empty(tokens * n * n + 1, device="cuda")[1:].view(tokens, n, n).copy_(inp.comb)
+    assert post.data_ptr() % 16 and comb.data_ptr() % 16
+    assert_same(OP(inp.x, inp.residual, post, comb), out)
+
+
+@pytest.mark.gpu
 def test_cuda_device_mismatch():
     args = list(make((3,), 4, 8, 0, "cuda").args())
     args[3] = args[3].cpu()
