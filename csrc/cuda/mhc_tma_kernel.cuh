@@ -1088,7 +1088,7 @@ __device__ __forceinline__ void post_loop(const MhcPostParams& post, Ctrl<M, kNo
       // reported as a RAW hazard by racecheck: the ordering of the other lanes' stores was implicit).
       mbar_arrive(&ct.posted[slot]);
       // x's slot is released after its words were used (stored above as the new streams) and after the proxy fence:
-      // released right after its loads were issued, as before session 28, nothing ordered them before the next box's
+      // released right after its loads were issued, as until session 29, nothing ordered them before the next box's
       // copy into the slot (the projection's race of that session; none was seen here).
       __syncwarp();
       if (lane == 0) mbar_arrive(&ct.x_empty[xslot]);
