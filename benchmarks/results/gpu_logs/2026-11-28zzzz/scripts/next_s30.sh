@@ -10,20 +10,20 @@
 set -u
 cd "$(dirname "$0")/../../../../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
-export PYTHONUNBUFFERED=1
-S=benchmarks/results/gpu_logs/2026-11-28zzzz/scripts
-BASE=pm bash $S/s28_setup.sh pg sc fc
+export PYTHONUNBUFFERED=1 AB_BW=4.17e12  # ab16.py's % at the H200's copy rate
+S=benchmarks/results/gpu_logs/2026-11-28zzzz/scripts; Z=benchmarks/results/gpu_logs/2026-11-28zzz/scripts  # session 28's setup and det28
+BASE=pm bash $Z/s28_setup.sh pg sc fc
 PYTHONPATH=/tmp/ab/pm timeout 40 python3 $S/ab_post.py bits pm 2>&1 | tee $OUT/bits.log
 PYTHONPATH=/tmp/ab/pg timeout 40 python3 $S/ab_post.py bits pg pm 2>&1 | tee -a $OUT/bits.log
 export SB_T=1,2,3,4,8,13,16,17,64,100,127
-SB_OPS=mhc_post_hc_head PYTHONPATH=/tmp/ab/pm timeout 60 python3 $S/same_bits18.py pm 2>&1 | tee -a $OUT/bits.log
-SB_OPS=mhc_post_hc_head PYTHONPATH=/tmp/ab/sc timeout 60 python3 $S/same_bits18.py sc pm 2>&1 | tee -a $OUT/bits.log
-SB_OPS=mhc_fused_post_pre,mhc_fused_post_pre_delayed PYTHONPATH=/tmp/ab/pm timeout 60 python3 $S/same_bits18.py pm 2>&1 | tee -a $OUT/bits.log
-SB_OPS=mhc_fused_post_pre,mhc_fused_post_pre_delayed PYTHONPATH=/tmp/ab/fc timeout 60 python3 $S/same_bits18.py fc pm 2>&1 | tee -a $OUT/bits.log
+SB_OPS=mhc_post_hc_head PYTHONPATH=/tmp/ab/pm timeout 60 python3 benchmarks/results/gpu_logs/2026-11-27r/scripts/same_bits18.py pm 2>&1 | tee -a $OUT/bits.log
+SB_OPS=mhc_post_hc_head PYTHONPATH=/tmp/ab/sc timeout 60 python3 benchmarks/results/gpu_logs/2026-11-27r/scripts/same_bits18.py sc pm 2>&1 | tee -a $OUT/bits.log
+SB_OPS=mhc_fused_post_pre,mhc_fused_post_pre_delayed PYTHONPATH=/tmp/ab/pm timeout 60 python3 benchmarks/results/gpu_logs/2026-11-27r/scripts/same_bits18.py pm 2>&1 | tee -a $OUT/bits.log
+SB_OPS=mhc_fused_post_pre,mhc_fused_post_pre_delayed PYTHONPATH=/tmp/ab/fc timeout 60 python3 benchmarks/results/gpu_logs/2026-11-27r/scripts/same_bits18.py fc pm 2>&1 | tee -a $OUT/bits.log
 for rep in 1 2; do
   for w in pm pg; do PYTHONPATH=/tmp/ab/$w timeout 40 python3 $S/ab_post.py time $w; done
   for w in pm sc fc; do for d in 4096 7168; do
-    PYTHONPATH=/tmp/ab/$w timeout 40 python3 $S/ab16.py $w "1 8 16 64 127" $d mhc_post_hc_head,mhc_fused_post_pre; done; done
+    PYTHONPATH=/tmp/ab/$w timeout 40 python3 benchmarks/results/gpu_logs/2026-11-27p/scripts/ab16.py $w "1 8 16 64 127" $d mhc_post_hc_head,mhc_fused_post_pre; done; done
 done 2>&1 | tee $OUT/ab.log
 (cd tests/python
  PYTHONPATH=/tmp/ab/pm timeout 60 python3 -m pytest -q -p no:cacheprovider test_mhc_post.py -k slice_boundaries 2>&1 | tail -2

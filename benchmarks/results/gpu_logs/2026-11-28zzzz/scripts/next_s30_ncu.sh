@@ -16,14 +16,14 @@ for c in "tma hc_head 16384 4096 0" "tma mhc_post_hc_head 16384 4096 1" "tma mhc
   set -- $c; k=$1; shift; c="$*"
   tag=$(echo $c | tr ' ' _)
   timeout 60 ncu --clock-control none --kernel-name regex:$k --launch-skip 2 --launch-count 1 --section WarpStateStats --section SpeedOfLight \
-    --section Occupancy --section MemoryWorkloadAnalysis python3 $S/prof27.py $c > $OUT/details_$tag.txt 2>&1
+    --section Occupancy --section MemoryWorkloadAnalysis python3 benchmarks/results/gpu_logs/2026-11-28zz/scripts/prof27.py $c > $OUT/details_$tag.txt 2>&1
   echo "ncu $tag rc $?"
   grep -E "^  [a-z_].*kernel|Duration|DRAM Throughput|Compute \(SM\) Throughput|Warp Cycles Per Issued|Achieved Occupancy|L2 Hit" \
     $OUT/details_$tag.txt | head -10
 done
 tag=wr_16384_2048_512
 timeout 60 ncu --clock-control none --kernel-name regex:topk_warp_rows --launch-skip 2 --launch-count 1 \
-  --section WarpStateStats --section SpeedOfLight --section Occupancy python3 $S/prof_topk.py 16384 2048 512 \
+  --section WarpStateStats --section SpeedOfLight --section Occupancy python3 benchmarks/results/gpu_logs/2026-11-28zz/scripts/prof_topk.py 16384 2048 512 \
   > $OUT/details_$tag.txt 2>&1
 echo "ncu $tag rc $?"
 grep -E "Duration|DRAM Throughput|Compute \(SM\) Throughput|Warp Cycles Per Issued|Achieved Occupancy" $OUT/details_$tag.txt

@@ -9,12 +9,12 @@ set -u
 cd "$(dirname "$0")/../../../../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 export PYTHONUNBUFFERED=1
-S=benchmarks/results/gpu_logs/2026-11-28zzzz/scripts; P=benchmarks/results/gpu_logs/2026-11-27p/scripts
+S=benchmarks/results/gpu_logs/2026-11-28zzzz/scripts; Z=benchmarks/results/gpu_logs/2026-11-28zzz/scripts  # session 28's setup and det28; P=benchmarks/results/gpu_logs/2026-11-27p/scripts
 nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv | tee $OUT/info.log
-BASE=f4f bash $S/s28_setup.sh xr d4f
+BASE=f4f bash $Z/s28_setup.sh xr d4f
 PYTHONPATH=/tmp/ab/f4f python3 -c "import torch; from dsv4ext.bench.timing import copy_bandwidth; print(torch.__version__, torch.cuda.get_device_name(), 'copy bandwidth %.2f TB/s' % (copy_bandwidth() / 1e12))" 2>&1 | tee -a $OUT/info.log
-DET_OPS=mhc_post_hc_head PYTHONPATH=/tmp/ab/xr timeout 60 python3 $S/det28.py xr 10 2>&1 | tee $OUT/det.log
-PYTHONPATH=/tmp/ab/d4f timeout 60 python3 $S/det28.py d4f 10 4096 2>&1 | tee -a $OUT/det.log
+DET_OPS=mhc_post_hc_head PYTHONPATH=/tmp/ab/xr timeout 60 python3 $Z/det28.py xr 10 2>&1 | tee $OUT/det.log
+PYTHONPATH=/tmp/ab/d4f timeout 60 python3 $Z/det28.py d4f 10 4096 2>&1 | tee -a $OUT/det.log
 for w in f4f xr d4f; do
   echo "== $w"
   (cd tests/python && PYTHONPATH=/tmp/ab/$w timeout 100 python3 -m pytest -q -rf -p no:cacheprovider test_mhc_pre.py \

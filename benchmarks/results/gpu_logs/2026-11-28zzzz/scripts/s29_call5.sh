@@ -7,8 +7,8 @@ set -u
 cd "$(dirname "$0")/../../../../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 export PYTHONUNBUFFERED=1
-S=benchmarks/results/gpu_logs/2026-11-28zzzz/scripts
-BASE=xd bash $S/s28_setup.sh pw1 pw2 pw4
+S=benchmarks/results/gpu_logs/2026-11-28zzzz/scripts; Z=benchmarks/results/gpu_logs/2026-11-28zzz/scripts  # session 28's setup and det28
+BASE=xd bash $Z/s28_setup.sh pw1 pw2 pw4
 PYTHONPATH=/tmp/ab/xd timeout 60 python3 $S/ab_post.py bits xd 2>&1 | tee $OUT/bits.log
 for w in pw1 pw2 pw4; do PYTHONPATH=/tmp/ab/$w timeout 60 python3 $S/ab_post.py bits $w xd; done 2>&1 | tee -a $OUT/bits.log
 for rep in 1 2; do for w in xd pw1 pw2 pw4; do

@@ -6,8 +6,8 @@ set -u
 cd "$(dirname "$0")/../../../../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 export PYTHONUNBUFFERED=1
-S=benchmarks/results/gpu_logs/2026-11-28zzzz/scripts
-BASE=xd bash $S/s28_setup.sh pg pm ph
+S=benchmarks/results/gpu_logs/2026-11-28zzzz/scripts; Z=benchmarks/results/gpu_logs/2026-11-28zzz/scripts  # session 28's setup and det28
+BASE=xd bash $Z/s28_setup.sh pg pm ph
 PYTHONPATH=/tmp/ab/xd timeout 40 python3 $S/ab_post.py bits xd 2>&1 | tee $OUT/bits.log
 PYTHONPATH=/tmp/ab/pg timeout 40 python3 $S/ab_post.py bits pg xd 2>&1 | tee -a $OUT/bits.log
 rm -f $OUT/post_bits_xd.pt
