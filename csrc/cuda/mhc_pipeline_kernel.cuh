@@ -91,11 +91,6 @@ enum class Engine { kGlobal, kGlobalBf16, kTf32, kBf16 };
 constexpr bool bf16_parts(Engine e) { return e == Engine::kBf16 || e == Engine::kGlobalBf16; }
 
 constexpr int kN = 4;
-// The fused ops (kFused, kFusedDelayed; kFusedHead at D = 4096) run here below this many tokens; from
-// there on mhc_post then the pre or head op's own kernel measured faster (mhc_fused_post_pre.cu,
-// mhc_post_hc_head.cu), with the same bits per token: at T = 128-1023 by 2-17 % (at 64 the fused
-// kernel is 0.3-0.8 us faster; benchmarks/NOTES.md, session 2026-11-26 (12)).
-constexpr int64_t kFusedComposeMinTokens = 128;
 constexpr int kBf16Pad = 32;     // bf16 elements after each staged row: conflict-free 16-byte loads
 constexpr int kBf16Slice = 256;  // D/C of the bf16 engine, fixed so that every fn offset is an immediate
 constexpr int kTile = 16;        // tokens per tile: the mma M dimension
@@ -931,6 +926,18 @@ inline int cluster_size_for(int64_t hidden) {
 inline bool stages_bf16_parts(int hc_mult, int64_t hidden) {
   const int csize = hc_mult == kN ? cluster_size_for(hidden) : 0;
   return csize != 0 && hidden / csize == kBf16Slice;
+}
+
+// The fused ops (kFused, kFusedDelayed; kFusedHead at D = 4096) run here below this many tokens; from
+// there on mhc_post then the pre or head op's own kernel measured faster (mhc_fused_post_pre.cu,
+// mhc_post_hc_head.cu), with the same bits per token: at T = 128-1023 by 2-17 % (at 64 the fused
+// kernel is 0.3-0.8 us faster; benchmarks/NOTES.md, session 2026-11-26 (12)). Where fn's bf16 parts are
+// staged (D = 4096) from 113 tokens: past 7 tiles of 16 tokens, more than the 7 clusters of 16 CTAs that fit
+// at once, the fused kernel takes a second round (H200, session 30: the seam 8.5 us at 112 tokens, 13.2 at 120,
+// composed 10.3; the fused post + pre 12.7 / 17.2, composed 15.2); at D = 7168 the composed fused op was slower
+// at 127 tokens (27.3 against 24.8 us).
+inline int64_t fused_compose_min_tokens(int hc_mult, int64_t hidden) {
+  return stages_bf16_parts(hc_mult, hidden) ? 7 * kTile + 1 : 128;
 }
 
 // hc_head takes the final norm only in mhc_post_hc_head's composed path, which runs where fn is staged

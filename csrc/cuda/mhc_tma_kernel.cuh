@@ -90,7 +90,6 @@ using pipeline_mhc::Mode;
 constexpr int kN = 4;
 constexpr int kC = 16;                     // CTAs per cluster
 constexpr int kStageD = pipeline_mhc::kWarpD;  // d per stage: one pipeline worker's slice, 64-byte rows
-constexpr int kRing = 3;                   // partial / weight ring slots
 constexpr int kLoadLag = 2;                // tile j loads after this CTA collapsed tile j - kLoadLag
 constexpr int kOwnerWarps = 3;
 // The kernel's shape for a hidden size. D = 4096: the CTA's 256 d are 8 stages, a tile is 64 tokens (the
@@ -215,9 +214,23 @@ template <Mode M>
 constexpr bool held_collapse() {
   return pipeline_mhc::is_head(M);
 }
-template <Mode M, int kD>
+// D = 4096 without the norm (mhc_pre, mhc_pre_delayed): 4 TMA stages (64 KB in flight), the room made by
+// partial / weight rings of 2 slots (ctrl_ring; 232240 of 232448 bytes). Measured on the H200
+// (benchmarks/NOTES.md, session 30): mhc_pre_delayed 1-3 % faster from 4096 tokens, mhc_pre unchanged (the
+// norm's modes keep 3 stages).
+template <Mode M, bool kNorm, int kD>
+constexpr bool deep_ring() {
+  return !held_collapse<M>() && !Geo<kD>::kTf32 && !kNorm;
+}
+// Partial / weight ring slots (see the header): a CTA pushes tile j after its collapse of tile j - ctrl_ring.
+template <Mode M, bool kNorm, int kD>
+constexpr int ctrl_ring() {
+  return deep_ring<M, kNorm, kD>() ? 2 : 3;
+}
+template <Mode M, bool kNorm, int kD>
 constexpr int ring_stages() {  // TMA ring slots (the fused seam's x slots take one or two)
-  return !held_collapse<M>() ? (Geo<kD>::kTf32 ? 4 : 3)
+  return deep_ring<M, kNorm, kD>() ? 4
+         : !held_collapse<M>()     ? (Geo<kD>::kTf32 ? 4 : 3)
          : Geo<kD>::kTf32     ? (pipeline_mhc::has_post(M) ? 21 : 24)
                               : (pipeline_mhc::has_post(M) ? 10 : 11);
 }
@@ -265,10 +278,11 @@ constexpr int parts_stride() {  // even: the pushes are 8-byte pairs
 
 template <Mode M, bool kNorm, int kD>
 struct alignas(16) Ctrl {
-  uint64_t full[ring_stages<M, kD>()], empty[ring_stages<M, kD>()];
+  uint64_t full[ring_stages<M, kNorm, kD>()], empty[ring_stages<M, kNorm, kD>()];
   // The fused seam: the post applied to a stage (the projection and the collapse wait for it); an x
   // slot free again.
-  uint64_t posted[pipeline_mhc::has_post(M) ? ring_stages<M, kD>() : 1], x_empty[x_slots<kD>()];
+  uint64_t posted[pipeline_mhc::has_post(M) ? ring_stages<M, kNorm, kD>() : 1], x_empty[x_slots<kD>()];
+  static constexpr int kRing = ctrl_ring<M, kNorm, kD>();
   uint64_t partials_full[kRing], weights_full[kRing], collapsed[kRing];
   alignas(16) float weights[kRing][Geo<kD>::kTile][8];  // pre[4], the RMSNorm scale, padding
   alignas(16) float partials[kRing][Geo<kD>::kOwned][kC][parts_stride<M, kNorm>()];
@@ -285,7 +299,7 @@ struct alignas(16) Ctrl {
 
 template <Mode M, bool kNorm, int kD>
 constexpr size_t smem_bytes() {
-  return 1024 + size_t(ring_stages<M, kD>()) * Geo<kD>::kStageBytes + x_bytes<M, kD>() + fn_bytes<M, kD>() +
+  return 1024 + size_t(ring_stages<M, kNorm, kD>()) * Geo<kD>::kStageBytes + x_bytes<M, kD>() + fn_bytes<M, kD>() +
          sizeof(Ctrl<M, kNorm, kD>);
 }
 static_assert(smem_bytes<Mode::kPre, true, 4096>() <= 227 * 1024, "one CTA per SM on sm_90 (227 KB of shared memory)");
@@ -518,6 +532,7 @@ __device__ __forceinline__ void add_stage_squares(float (&sq)[kH][kSq], const fl
 // Tile j's partials slot, once it is free: this CTA's collapse of tile j - kRing is done (see the header).
 template <Mode M, bool kNorm, int kD>
 __device__ __forceinline__ int free_partials_slot(Ctrl<M, kNorm, kD>& ct, int j) {
+  constexpr int kRing = Ctrl<M, kNorm, kD>::kRing;
   const int s = j % kRing;
   if (j >= kRing) mbar_wait(&ct.collapsed[s], ((j - kRing) / kRing) & 1);
   return s;
@@ -536,7 +551,7 @@ template <Mode M, bool kNorm>
 __device__ __forceinline__ void mma_loop(Ctrl<M, kNorm, 4096>& ct, const unsigned char* stages,
                                          const unsigned char* b_smem, int rank, int ntiles) {
   constexpr int kSteps = Geo<4096>::kSteps, kStageBytes = Geo<4096>::kStageBytes;
-  constexpr int kSq = kNorm ? kGram : 1, kStages = ring_stages<M, 4096>(), kBBlock = b_block_bytes<M>();
+  constexpr int kSq = kNorm ? kGram : 1, kStages = ring_stages<M, kNorm, 4096>(), kBBlock = b_block_bytes<M>();
   constexpr int kAcc = acc_floats<M>();  // acc[4 jj + q]: column group jj of the fold (lanes c < 2 for hc_head)
   // The squares are summed elsewhere: by the Gram warps or the seam's post warpgroup.
   constexpr bool kSquaresElsewhere = gram_warps<M, kNorm, 4096>() || gram_in_post<M, kNorm, 4096>();
@@ -604,7 +619,7 @@ template <Mode M, bool kNorm>
 __device__ __forceinline__ void gram_loop(Ctrl<M, kNorm, 4096>& ct, const unsigned char* stages, int rank,
                                           int ntiles) {
   constexpr int kSteps = Geo<4096>::kSteps, kStageBytes = Geo<4096>::kStageBytes;
-  constexpr int kStages = ring_stages<M, 4096>();
+  constexpr int kStages = ring_stages<M, kNorm, 4096>();
   const int tid = threadIdx.x % 128, wi = tid / 32, lane = tid % 32;
   const uint32_t stages_u32 = smem_u32(stages);
   const float none[acc_floats<M>()] = {};  // no rows: the projection pushes them
@@ -646,7 +661,7 @@ template <Mode M, bool kNorm, bool kRowSplit, int kNt0, int kNt1, bool kSquares>
 __device__ __forceinline__ void project_tf32(Ctrl<M, kNorm, 7168>& ct, const unsigned char* stages,
                                              const float* fn_s, int rank, int ntiles) {
   using G = Geo<7168>;
-  constexpr int kSq = kNorm ? kGram : 1, kStages = ring_stages<M, 7168>(), kRows = rows<M>();
+  constexpr int kSq = kNorm ? kGram : 1, kStages = ring_stages<M, kNorm, 7168>(), kRows = rows<M>();
   constexpr int kNt = (kRows + 7) / 8;  // row tiles of 8 (hc_head: rows 4-7 zero)
   static_assert(acc_floats<M>() == 4 * kNt, "acc[4 nt + q]: mma.sync's C layout of row tile nt");
   const int tid = threadIdx.x % 128, wi = tid / 32, lane = tid % 32, g = lane / 4, c = lane % 4;
@@ -759,6 +774,7 @@ __device__ __forceinline__ void mma_loop_tf32(Ctrl<M, kNorm, 7168>& ct, const un
 template <Mode M, bool kNorm, int kD>
 __device__ __forceinline__ void owner_loop(const MhcPreParams& pp, const DelayedArgs& da, Ctrl<M, kNorm, kD>& ct,
                                            int rank, int owner, int64_t first_tile, int64_t tile_step, int ntiles) {
+  constexpr int kRing = Ctrl<M, kNorm, kD>::kRing;
   constexpr int kP = parts<M, kNorm>(), kPairs = Geo<kD>::kOwned / 2, kRows = rows<M>();
   const int lane = threadIdx.x % 32, half = lane / 16, sub = lane % 16;
   const pipeline_mhc::OwnerConsts consts = pipeline_mhc::owner_consts<M>(pp, sub);
@@ -818,6 +834,7 @@ __device__ __forceinline__ void tile_collapsed(Ctrl<M, kNorm, kD>& ct, int s, in
 template <Mode M, bool kNorm, int kD>
 __device__ __forceinline__ void collapse_loop(const MhcPreParams& pp, Ctrl<M, kNorm, kD>& ct, int rank,
                                               int64_t first_tile, int64_t tile_step, int ntiles, bool identity) {
+  constexpr int kRing = Ctrl<M, kNorm, kD>::kRing;
   using G = Geo<kD>;
   constexpr int kTile = G::kTile, kDs = G::kDs, kHidden = G::kHidden, kChunks = kDs / 8, kStep = 128 / kChunks;
   static_assert(kTile % kStep == 0 && kTile / kStep == 16, "16 tokens a thread: two batches of 8");
@@ -897,11 +914,12 @@ __device__ __forceinline__ void ring_collapse_loop(const MhcPreParams& pp, const
                                                    Ctrl<Mode::kDelayed, false, kD>& ct,
                                                    const unsigned char* stages, int rank, int64_t first_tile,
                                                    int64_t tile_step, int ntiles) {
+  constexpr int kRing = Ctrl<Mode::kDelayed, false, kD>::kRing;
   using G = Geo<kD>;
   constexpr int kTile = G::kTile, kDs = G::kDs, kHidden = G::kHidden, kSteps = G::kSteps;
   constexpr int kStageBytes = G::kStageBytes, kH = G::kRowsPerThread;
   constexpr int kLag = 2;  // tiles between a tile's stages and its signal
-  constexpr int kStages = ring_stages<Mode::kDelayed, kD>();
+  constexpr int kStages = ring_stages<Mode::kDelayed, false, kD>();
   const int tid = threadIdx.x % 128, lane = tid % 32, c = tid % 4;
   const uint32_t stages_u32 = smem_u32(stages);
   const bool identity = da.pre_mix == nullptr;
@@ -966,8 +984,9 @@ template <Mode M, bool kNorm, int kD>
 __device__ __forceinline__ void held_collapse_loop(const MhcPreParams& pp, Ctrl<M, kNorm, kD>& ct,
                                                    const unsigned char* stages, int rank, int64_t first_tile,
                                                    int64_t tile_step, int ntiles) {
+  constexpr int kRing = Ctrl<M, kNorm, kD>::kRing;
   using G = Geo<kD>;
-  constexpr int kStages = ring_stages<M, kD>(), kH = G::kRowsPerThread;
+  constexpr int kStages = ring_stages<M, kNorm, kD>(), kH = G::kRowsPerThread;
   constexpr int kTile = G::kTile, kDs = G::kDs, kHidden = G::kHidden, kSteps = G::kSteps;
   constexpr int kStageBytes = G::kStageBytes;
   const int tid = threadIdx.x % 128, lane = tid % 32, c = tid % 4;
@@ -1024,7 +1043,7 @@ __device__ __forceinline__ void post_loop(const MhcPostParams& post, Ctrl<M, kNo
                                           const unsigned char* xs, int rank, int64_t first_tile, int64_t tile_step,
                                           int ntiles) {
   using G = Geo<kD>;
-  constexpr int kStages = ring_stages<M, kD>(), kMix = kN + kN * kN;  // post_j, then comb_ij at kN + kN i + j
+  constexpr int kStages = ring_stages<M, kNorm, kD>(), kMix = kN + kN * kN;  // post_j, then comb_ij at kN + kN i + j
   constexpr int kH = G::kRowsPerThread, kXSlots = x_slots<kD>(), kTile = G::kTile, kDs = G::kDs;
   constexpr int kHidden = G::kHidden, kSteps = G::kSteps, kStageBytes = G::kStageBytes, kBoxBytes = G::kBoxBytes;
   const int tid = threadIdx.x % 128, lane = tid % 32, c = tid % 4;
@@ -1123,13 +1142,14 @@ template <Mode M, bool kNorm, int kD>
 __global__ void __launch_bounds__(threads<M, kNorm, kD>(), 1)
     mhc_tma_kernel(const __grid_constant__ CUtensorMap map, const __grid_constant__ CUtensorMap xmap, MhcPreParams pp,
                    DelayedArgs da, MhcPostParams post) {
+  constexpr int kRing = Ctrl<M, kNorm, kD>::kRing;
   using G = Geo<kD>;
   constexpr int kTile = G::kTile, kDs = G::kDs, kSteps = G::kSteps, kStageBytes = G::kStageBytes;
   constexpr int kBoxBytes = G::kBoxBytes, kXSlots = x_slots<kD>();
   extern __shared__ __align__(16) unsigned char smem_raw[];
   unsigned char* base = smem_raw + ((1024 - (smem_u32(smem_raw) & 1023)) & 1023);
   unsigned char* stages = base;
-  constexpr int kStages = ring_stages<M, kD>();
+  constexpr int kStages = ring_stages<M, kNorm, kD>();
   constexpr bool kReadOnce = ring_collapse<M, kNorm>() || held_collapse<M>();  // the collapse reads the ring
   constexpr bool kPost = pipeline_mhc::has_post(M);
   constexpr int kThreads = threads<M, kNorm, kD>();

@@ -204,14 +204,14 @@ def test_cuda_batch_invariant_across_engines(d):
 @pytest.mark.parametrize("norm", [True, False], ids=["norm", "nonorm"])
 @pytest.mark.parametrize("d", [4096, 7168])
 def test_cuda_batch_invariant_across_compose(d, norm):
-    """§3.11 where the CUDA fused ops (n = 4) change kernels with T: below 128 tokens the pipelined
-    kernel applies the post in registers and projects the rounded streams; from 128 on mhc_post runs,
+    """§3.11 where the CUDA fused ops (n = 4) change kernels with T: below 128 tokens (113 at D = 4096) the
+    pipelined kernel applies the post in registers and projects the rounded streams; from there on mhc_post runs,
     then the pre op's own kernel (the pipeline; from 1024 at D = 4096 the TMA kernel, 64-token tiles) on
     the stored streams. A token must get the same bits either way: a 1100-token batch (a partial last
-    tile, magnitudes spread over six decades) against single tokens, spans of 127 and 128 tokens, spans
+    tile, magnitudes spread over six decades) against single tokens, spans of 112, 113, 120, 127 and 128 tokens, spans
     on both sides of 1024, and a 1053-token span off the tile grid, for mhc_fused_post_pre and
     mhc_fused_post_pre_delayed (carried weights, and the identity entry), and for mhc_post_hc_head with
-    streams_out (at D = 4096 from 128 tokens mhc_post, then hc_head's pipeline over the stash with the
+    streams_out (at D = 4096 from 113 tokens mhc_post, then hc_head's pipeline over the stash with the
     final norm; the output and the stash compared)."""
     n, t = 4, 1100
     case = Case((t,), n, d, norm=norm, repeat=7, rms_eps=1e-6 if norm else 1e-20)
@@ -240,7 +240,8 @@ def test_cuda_batch_invariant_across_compose(d, norm):
         "mhc_fused_post_pre_delayed identity": lambda s: OPS.mhc_fused_post_pre_delayed(
             x[s], residual[s], post[s], comb[s], *delayed, None, pre.norm_weight, c.norm_eps),
     }
-    spans = [(tok, tok + 1) for tok in (0, 63, 64, 1023, 1024, t - 1)] + [(5, 70), (1, 128), (0, 128), (100, 228),
+    spans = [(tok, tok + 1) for tok in (0, 63, 64, 1023, 1024, t - 1)] + [(5, 70), (0, 112), (0, 113), (9, 129),
+                                                                          (1, 128), (0, 128), (100, 228),
                                                                           (60, 1023), (37, 1090)]
     assert_spans_match(calls, spans)
 
