@@ -1,0 +1,354 @@
+// Can a projection engine that streams fn's bf16 parts from L2 with every stage (instead of keeping a CTA's fn slice
+// resident) run mhc_pre_delayed without the norm at the HBM roof, at D = 4096 and 7168? A feasibility measurement
+// for the design in benchmarks/NOTES.md, session 2026-11-28 (30): the resident slice (144 KB of bf16 parts at
+// D = 4096; 172 KB of fp32 at 7168, where the parts would take 252 KB) is what ties the TMA kernel to clusters of 16
+// (7 fit: 112 of 132 SMs), to rings of 3-4 stages and, at D = 7168, to the per-use tf32 split on mma.sync that paces
+// its consumer (~1255 cycles a stage against 545 at the H200 roof).
+//
+// The engine here: persistent CTAs, no clusters (the owners' exchange is not modelled: for the delayed op without
+// the norm it is off the critical path). A work item is a 64-token tile x kR ranks of D / 16 d (all 4 streams);
+// a stage is 32 d of it: the residual's 3-D TMA box (64 tokens x 32 d x 4 streams, 16 KB, 64-byte swizzle, as the
+// TMA kernel) and the stage's fn B blocks (4 streams x 2 k16 steps x m64n72k16's 72 x 16, 18 KB, the TMA kernel's
+// stage_fn layout) by one bulk copy from a pre-split global buffer, both on the slot's mbarrier. The projection
+// warpgroup runs the TMA kernel's D = 4096 stage as is (lane words from the box, 8 wgmma from zero a stage, the
+// FMA squares, the (lo + mid) + hi fold, stages added in order) and stores each item's partials; the collapse
+// warpgroup weighs each stage's 4 streams with the carried pre_mix from the ring (the ring collapse) and stores
+// layer_input. Checked: layer_input bitwise against the host's same FMA order, the partials of the first items
+// against a float64 sum. Timed: CUDA events over 20 launches, against 10 T D bytes at the measured copy rate.
+// Build and run on the GPU machine (not part of the package or the tests), from the repository root:
+//   nvcc -gencode arch=compute_90a,code=sm_90a -O3 -std=c++20 --expt-relaxed-constexpr -I csrc -I csrc/cuda \
+//     -isystem /usr/local/cuda/include/cccl -o fn_stream_engine benchmarks/fn_stream_engine.cu && ./fn_stream_engine
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include "mhc_tma_kernel.cuh"
+
+using dsv4::bf16;
+using namespace dsv4::cuda;
+using namespace dsv4::cuda::tma_mhc;
+
+namespace {
+
+constexpr int kTok = 64;                       // tokens a tile: the wgmma M
+constexpr int kBox = kTok * kStageD * 2;       // one stream's box of a stage: 4 KB
+constexpr int kXBytes = kN * kBox;             // 16 KB
+constexpr int kBBlockBytes = 72 * 16 * 2;      // one k16 x 72 block of fn's parts
+constexpr int kFnBytes = kN * 2 * kBBlockBytes;  // a stage's blocks: 18 KB
+constexpr int kSlotBytes = kXBytes + kFnBytes;  // 34 KB, a multiple of 1024 (the swizzled box's alignment)
+static_assert(kSlotBytes % 1024 == 0, "slots keep the 1024-byte alignment of the swizzled boxes");
+
+struct alignas(8) Bars {
+  uint64_t full[8], empty[8];
+};
+
+template <int kD, int kR, int kStages>
+constexpr size_t smem_size() {
+  return 1024 + size_t(kStages) * kSlotBytes + sizeof(Bars);
+}
+
+// fn_parts: for every 32-d stage sd of the hidden dim (0 .. D / 32 - 1) its 8 B blocks (stream i, k16 step u) at
+// ((sd * 4 + i) * 2 + u) * kBBlockBytes. pre_mix [T, 4]; out [T, D]; partials [items][64][24].
+template <int kD, int kR, int kStages>
+__global__ void __launch_bounds__(384, 1)
+    engine(const __grid_constant__ CUtensorMap map, const bf16* fn_parts, const float* pre_mix, bf16* out,
+           float* partials, int tokens) {
+  constexpr int kRank = kD / 16, kSteps = kR * kRank / kStageD, kGroups = 16 / kR;
+  extern __shared__ __align__(16) unsigned char smem_raw[];
+  unsigned char* base = smem_raw + ((1024 - (smem_u32(smem_raw) & 1023)) & 1023);
+  Bars& bars = *reinterpret_cast<Bars*>(base + kStages * kSlotBytes);
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int tiles = (tokens + kTok - 1) / kTok, items = tiles * kGroups;
+  const int my_items = blockIdx.x < items ? (items - blockIdx.x + gridDim.x - 1) / gridDim.x : 0;
+  if (threadIdx.x == 0) {
+    asm volatile("prefetch.tensormap [%0];" ::"l"(reinterpret_cast<uint64_t>(&map)) : "memory");
+    for (int s = 0; s < kStages; ++s) {
+      mbar_init_count(&bars.full[s], 1);
+      mbar_init_count(&bars.empty[s], 8);  // the projection's and the collapse's warps
+    }
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+  const uint32_t slots = smem_u32(base);
+  const auto item_of = [&](int k) { return int(blockIdx.x) + k * int(gridDim.x); };
+  if (warp == 0) {  // producer
+    if (lane == 0) {
+      uint64_t policy;
+      asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+      for (int it = 0; it < my_items * kSteps; ++it) {
+        const int item = item_of(it / kSteps), v = it % kSteps, slot = it % kStages;
+        const int tile = item / kGroups, d0 = (item % kGroups) * kR * kRank + v * kStageD;
+        if (it >= kStages) mbar_wait<1000>(&bars.empty[slot], ((it / kStages) & 1) ^ 1);
+        mbar_arm(&bars.full[slot], kSlotBytes);
+        const uint32_t dst = slots + slot * kSlotBytes, bar = smem_u32(&bars.full[slot]);
+        tma_load_stage(dst, &map, d0, tile * kTok, bar, policy);
+        const bf16* src = fn_parts + size_t(d0 / kStageD) * (kFnBytes / 2);
+        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
+                         dst + kXBytes),
+                     "l"(src), "r"(kFnBytes), "r"(bar)
+                     : "memory");
+      }
+    }
+  } else if (warp >= 4 && warp < 8) {
+    // Projection: mma_loop's stage (mhc_tma_kernel.cuh) restated, fn's blocks from the slot. Restated, not shared:
+    // a helper taken out of mma_loop changed its SASS (session 30), i.e. the landed kernel would need its GPU checks
+    // again for a benchmark's sake.
+    const int wi = warp - 4;
+    for (int k = 0; k < my_items; ++k) {
+      float acc[12], sq[2][1];
+      for (int v = 0; v < kSteps; ++v) {
+        const int it = k * kSteps + v, slot = it % kStages;
+        mbar_wait(&bars.full[slot], (it / kStages) & 1);
+        uint4 r[2][kN];
+        load_lane_words<4096>(slots + slot * kSlotBytes, 16 * wi, lane, r);  // 64-token boxes: Geo<4096>'s
+        const uint64_t db0 = b_descriptor(slots + slot * kSlotBytes + kXBytes);
+        float chain[36];
+        wgmma_fence();
+#pragma unroll
+        for (int i = 0; i < kN; ++i) {
+          const uint32_t* x0 = &r[0][i].x;
+          const uint32_t* x1 = &r[1][i].x;
+#pragma unroll
+          for (int u = 0; u < 2; ++u) {
+            const uint64_t db = db0 + uint64_t(((i * 2 + u) * kBBlockBytes) >> 4);
+            wgmma_n72(chain, x0[2 * u], x1[2 * u], x0[2 * u + 1], x1[2 * u + 1], db, i + u);
+          }
+        }
+        wgmma_commit();
+        float ssq[2][1];
+        pipeline_mhc::tile_squares<false, true>(r, lane / 4, ssq);
+        // fn's blocks are in the slot too (the TMA kernel's are resident): it refills only once the wgmma read them.
+        wgmma_wait_all();
+        __syncwarp();
+        if (lane == 0) mbar_arrive(&bars.empty[slot]);
+#pragma unroll
+        for (int q = 0; q < 12; ++q) {
+          const float s = (chain[q + 24] + chain[q + 12]) + chain[q];
+          acc[q] = v == 0 ? s : acc[q] + s;
+        }
+        add_stage_squares(sq, ssq, v);
+      }
+      // acc[4 jj + q]: token 16 wi + g + 8 (q >> 1), fn row 8 jj + 2 c + (q & 1).
+      const int g = lane / 4, c = lane % 4;
+      float* dst = partials + size_t(item_of(k)) * kTok * 24;
+#pragma unroll
+      for (int jj = 0; jj < 3; ++jj)
+#pragma unroll
+        for (int q = 0; q < 4; ++q) dst[(16 * wi + g + 8 * (q >> 1)) * 24 + 8 * jj + 2 * c + (q & 1)] = acc[4 * jj + q];
+      if (c == 0 && sq[0][0] == -1.0f) dst[0] = sq[1][0];  // keeps the squares live (never true: sums of squares)
+    }
+  } else if (warp >= 8) {  // the ring collapse: thread t, token t / 2, chunks 2 (t % 2) and 2 (t % 2) + 1
+    const int t = threadIdx.x - 256, m = t / 2, c0 = 2 * (t % 2);
+    for (int k = 0; k < my_items; ++k) {
+      const int item = item_of(k), tile = item / kGroups;
+      const int64_t token = int64_t(tile) * kTok + m;
+      float w[kN];
+#pragma unroll
+      for (int i = 0; i < kN; ++i) w[i] = token < tokens ? __ldg(pre_mix + token * kN + i) : 0.0f;
+      for (int v = 0; v < kSteps; ++v) {
+        const int it = k * kSteps + v, slot = it % kStages;
+        const int d0 = (item % kGroups) * kR * kRank + v * kStageD;
+        mbar_wait(&bars.full[slot], (it / kStages) & 1);
+        uint4 x[2][kN];
+#pragma unroll
+        for (int h = 0; h < 2; ++h) load_row_chunk<4096>(slots + slot * kSlotBytes, m, c0 + h, x[h]);
+        __threadfence_block();
+        __syncwarp();
+        if (lane == 0) mbar_arrive(&bars.empty[slot]);
+        if (token < tokens) {
+#pragma unroll
+          for (int h = 0; h < 2; ++h) {
+            float y[8];
+#pragma unroll
+            for (int e = 0; e < 8; ++e) {
+              y[e] = w[0] * pipeline_mhc::f32_of(x[h][0], e);
+#pragma unroll
+              for (int i = 1; i < kN; ++i) y[e] = __fmaf_rn(w[i], pipeline_mhc::f32_of(x[h][i], e), y[e]);
+            }
+            store_bf16x8(out + token * kD + d0 + 8 * (c0 + h), y);
+          }
+        }
+      }
+    }
+  }
+}
+
+using Encode = PFN_cuTensorMapEncodeTiled_v12000;
+Encode get_encode() {
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult q{};
+  if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &fn, 12000, cudaEnableDefault, &q) != cudaSuccess ||
+      q != cudaDriverEntryPointSuccess)
+    return nullptr;
+  return reinterpret_cast<Encode>(fn);
+}
+
+uint16_t bf16_bits(float f) {  // round to nearest even
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return uint16_t((u + 0x7fffu + ((u >> 16) & 1u)) >> 16);
+}
+float bf16_val(uint16_t b) {
+  const uint32_t u = uint32_t(b) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+template <int kD, int kR, int kStages>
+void run(int tokens, const std::vector<int>& grids, double copy_bps) {
+  constexpr int kGroups = 16 / kR, kRank = kD / 16;
+  const int tiles = (tokens + kTok - 1) / kTok, items = tiles * kGroups;
+  uint64_t state = 0x9e3779b97f4a7c15ull + kD + kR;  // xorshift: ~0.5 G values to draw at D = 7168
+  const auto uni = [&](uint64_t&) {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return float(int64_t(state >> 40) - (int64_t(1) << 23)) / float(1 << 23);
+  };
+  uint64_t& rng = state;
+  std::vector<uint16_t> x(size_t(tokens) * kN * kD), parts(size_t(kD / kStageD) * kFnBytes / 2);
+  std::vector<float> pre(size_t(tokens) * kN);
+  for (auto& v : x) v = bf16_bits(uni(rng));
+  for (auto& v : parts) v = bf16_bits(uni(rng));
+  for (auto& v : pre) v = uni(rng) + 1.0f;
+  bf16 *dx, *dparts, *dout;
+  float *dpre, *dpart;
+  cudaMalloc(&dx, x.size() * 2);
+  cudaMalloc(&dparts, parts.size() * 2);
+  cudaMalloc(&dout, size_t(tokens) * kD * 2);
+  cudaMalloc(&dpre, pre.size() * 4);
+  cudaMalloc(&dpart, size_t(items) * kTok * 24 * 4);
+  cudaMemcpy(dx, x.data(), x.size() * 2, cudaMemcpyHostToDevice);
+  cudaMemcpy(dparts, parts.data(), parts.size() * 2, cudaMemcpyHostToDevice);
+  cudaMemcpy(dpre, pre.data(), pre.size() * 4, cudaMemcpyHostToDevice);
+  CUtensorMap map;
+  const cuuint64_t dims[3] = {cuuint64_t(kD), cuuint64_t(tokens), cuuint64_t(kN)};
+  const cuuint64_t strides[2] = {cuuint64_t(kN) * kD * 2, cuuint64_t(kD) * 2};
+  const cuuint32_t box[3] = {cuuint32_t(kStageD), cuuint32_t(kTok), cuuint32_t(kN)}, elem[3] = {1, 1, 1};
+  const Encode encode = get_encode();
+  if (encode == nullptr || encode(&map, CU_TENSOR_MAP_DATA_TYPE_BFLOAT16, 3, dx, dims, strides, box, elem,
+                   CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_64B, CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                   CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE) != CUDA_SUCCESS) {
+    std::printf("tensor map failed\n");
+    return;
+  }
+  const auto kernel = engine<kD, kR, kStages>;
+  constexpr size_t kSmem = smem_size<kD, kR, kStages>();
+  cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem));
+  const double floor_us = 10.0 * tokens * kD / copy_bps * 1e6;
+  for (int grid : grids) {
+    cudaMemset(dout, 0xff, size_t(tokens) * kD * 2);  // poisoned
+    cudaMemset(dpart, 0xff, size_t(items) * kTok * 24 * 4);
+    kernel<<<grid, 384, kSmem>>>(map, dparts, dpre, dout, dpart, tokens);
+    if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) {
+      std::printf("D=%d R=%d stages=%d grid=%d: %s\n", kD, kR, kStages, grid, cudaGetErrorString(e));
+      return;
+    }
+    // layer_input: every element, bitwise against the same FMA order on the host.
+    std::vector<uint16_t> out(size_t(tokens) * kD);
+    cudaMemcpy(out.data(), dout, out.size() * 2, cudaMemcpyDeviceToHost);
+    size_t bad_out = 0;
+    for (int t = 0; t < tokens; ++t)
+      for (int d = 0; d < kD; ++d) {
+        float y = pre[size_t(t) * kN] * bf16_val(x[(size_t(t) * kN) * kD + d]);
+        for (int i = 1; i < kN; ++i) y = std::fmaf(pre[size_t(t) * kN + i], bf16_val(x[(size_t(t) * kN + i) * kD + d]), y);
+        bad_out += out[size_t(t) * kD + d] != bf16_bits(y);
+      }
+    // Partials of the first 3 items: sum over the item's d and streams of x * (hi + mid + lo), float64, as laid
+    // out by stage_fn: in block (sd, i, u), column col's 16 bytes at kh * 128 + (col / 8) * 256 + (col % 8) * 16
+    // hold d = 32 sd + 8 jj + 4 u + 2 kh + e (jj = 0 .. 3, e = 0, 1) of fn row col % 24, part col / 24.
+    std::vector<float> part(size_t(3) * kTok * 24);
+    cudaMemcpy(part.data(), dpart, part.size() * 4, cudaMemcpyDeviceToHost);
+    double worst = 0.0;
+    for (int item = 0; item < 3 && item < items; ++item) {
+      const int tile = item / kGroups, dbase = (item % kGroups) * kR * kRank;
+      for (int m = 0; m < kTok; ++m) {
+        const int t = tile * kTok + m;
+        if (t >= tokens) continue;
+        for (int n = 0; n < 24; ++n) {
+          double s = 0.0, mag = 0.0;
+          for (int sd = dbase / kStageD; sd < (dbase + kR * kRank) / kStageD; ++sd)
+            for (int i = 0; i < kN; ++i)
+              for (int u = 0; u < 2; ++u)
+                for (int kh = 0; kh < 2; ++kh)
+                  for (int jj = 0; jj < 4; ++jj)
+                    for (int e = 0; e < 2; ++e) {
+                      const int d = 32 * sd + 8 * jj + 4 * u + 2 * kh + e;
+                      double f = 0.0;
+                      for (int p = 0; p < 3; ++p) {
+                        const int col = 24 * p + n;
+                        const size_t off = size_t((sd * kN + i) * 2 + u) * kBBlockBytes / 2 +
+                                           (kh * 128 + (col / 8) * 256 + (col % 8) * 16) / 2 + 2 * jj + e;
+                        f += bf16_val(parts[off]);
+                      }
+                      const double xv = bf16_val(x[(size_t(t) * kN + i) * kD + d]);
+                      s += xv * f;
+                      mag += std::fabs(xv * f);
+                    }
+          const double err = std::fabs(part[(size_t(item) * kTok + m) * 24 + n] - s) / (mag + 1e-30);
+          worst = err > worst ? err : worst;
+        }
+      }
+    }
+    cudaEvent_t a, b;
+    cudaEventCreate(&a);
+    cudaEventCreate(&b);
+    cudaEventRecord(a);
+    for (int rep = 0; rep < 20; ++rep) kernel<<<grid, 384, kSmem>>>(map, dparts, dpre, dout, dpart, tokens);
+    cudaEventRecord(b);
+    cudaEventSynchronize(b);
+    float ms = 0.0f;
+    cudaEventElapsedTime(&ms, a, b);
+    const double us = ms * 1e3 / 20;
+    std::printf("D=%d T=%d ranks/item=%d stages=%d grid=%3d: %8.1f us, %5.1f %% of the floor (%.1f us) | out wrong %zu, "
+                "partials rel err %.2e\n",
+                kD, tokens, kR, kStages, grid, us, 100.0 * floor_us / us, floor_us, bad_out, worst);
+    cudaEventDestroy(a);
+    cudaEventDestroy(b);
+  }
+  cudaFree(dx);
+  cudaFree(dparts);
+  cudaFree(dout);
+  cudaFree(dpre);
+  cudaFree(dpart);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int tokens = argc > 1 ? std::atoi(argv[1]) : 16384;
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  // The copy rate: a 1 GiB device-to-device copy, median-free (best of 5).
+  void *p, *q;
+  const size_t bytes = size_t(1) << 30;
+  cudaMalloc(&p, bytes);
+  cudaMalloc(&q, bytes);
+  cudaEvent_t a, b;
+  cudaEventCreate(&a);
+  cudaEventCreate(&b);
+  float best = 1e30f;
+  for (int rep = 0; rep < 5; ++rep) {
+    cudaEventRecord(a);
+    cudaMemcpyAsync(q, p, bytes, cudaMemcpyDeviceToDevice);
+    cudaEventRecord(b);
+    cudaEventSynchronize(b);
+    float ms = 0.0f;
+    cudaEventElapsedTime(&ms, a, b);
+    best = ms < best ? ms : best;
+  }
+  cudaFree(p);
+  cudaFree(q);
+  const double copy_bps = 2.0 * bytes / (best * 1e-3);
+  std::printf("SMs %d, copy %.2f TB/s\n", sms, copy_bps / 1e12);
+  const std::vector<int> grids = {112, sms};
+  run<4096, 1, 4>(tokens, grids, copy_bps);
+  run<4096, 1, 6>(tokens, grids, copy_bps);
+  run<4096, 2, 6>(tokens, grids, copy_bps);
+  run<7168, 1, 4>(tokens, grids, copy_bps);
+  run<7168, 1, 6>(tokens, grids, copy_bps);
+  run<7168, 2, 6>(tokens, grids, copy_bps);
+  return 0;
+}
