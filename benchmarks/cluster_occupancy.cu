@@ -71,6 +71,10 @@ int main() {
         cudaGetLastError();
         continue;
       }
+      if (clusters == 0) {
+        std::printf("threads %d cluster %2d: 0 clusters fit\n", threads, size);
+        continue;
+      }
       // Launch exactly the clusters the runtime says fit; they must all have started before the first one ended.
       const int grid = clusters * size;
       cfg.gridDim = dim3(grid);
@@ -87,11 +91,11 @@ int main() {
       cudaMemcpy(b.data(), t1, grid * sizeof(unsigned long long), cudaMemcpyDeviceToHost);
       cudaMemcpy(s.data(), sm_of, grid * sizeof(unsigned), cudaMemcpyDeviceToHost);
       unsigned long long last_start = 0, first_end = ~0ull;
-      std::vector<int> used(sms, 0);
+      std::vector<int> used(1024, 0);  // %smid need not be dense
       for (int i = 0; i < grid; ++i) {
         last_start = a[i] > last_start ? a[i] : last_start;
         first_end = b[i] < first_end ? b[i] : first_end;
-        if (s[i] < unsigned(sms)) used[s[i]] = 1;
+        if (s[i] < used.size()) used[s[i]] = 1;
       }
       int distinct = 0;
       for (int u : used) distinct += u;

@@ -13,7 +13,8 @@
 // warpgroup runs the TMA kernel's D = 4096 stage as is (lane words from the box, 8 wgmma from zero a stage, the
 // FMA squares, the (lo + mid) + hi fold, stages added in order) and stores each item's partials; the collapse
 // warpgroup weighs each stage's 4 streams with the carried pre_mix from the ring (the ring collapse) and stores
-// layer_input. Checked: layer_input bitwise against the host's same FMA order, the partials of the first items
+// layer_input. Checked: layer_input bitwise against the host's same FMA order (w0 x0 first, not ring_collapse8's
+// order: this probe's bits are its own), the partials of the first items
 // against a float64 sum. Timed: CUDA events over 20 launches, against 10 T D bytes at the measured copy rate.
 // Build and run on the GPU machine (not part of the package or the tests), from the repository root:
 //   nvcc -gencode arch=compute_90a,code=sm_90a -O3 -std=c++20 --expt-relaxed-constexpr -I csrc -I csrc/cuda \
@@ -42,9 +43,11 @@ static_assert(kSlotBytes % 1024 == 0, "slots keep the 1024-byte alignment of the
 struct alignas(8) Bars {
   uint64_t full[8], empty[8];
 };
+constexpr int kMaxStages = 8;
 
 template <int kD, int kR, int kStages>
 constexpr size_t smem_size() {
+  static_assert(kStages <= kMaxStages, "Bars holds 8 slots' barriers");
   return 1024 + size_t(kStages) * kSlotBytes + sizeof(Bars);
 }
 
@@ -74,20 +77,23 @@ __global__ void __launch_bounds__(384, 1)
   const auto item_of = [&](int k) { return int(blockIdx.x) + k * int(gridDim.x); };
   if (warp == 0) {  // producer
     if (lane == 0) {
-      uint64_t policy;
-      asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(policy));
+      // fn's parts (re-read by every tile) are kept in L2 before the residual (read once) is.
+      uint64_t x_policy, fn_policy;
+      asm volatile("createpolicy.fractional.L2::evict_normal.b64 %0, 1.0;" : "=l"(x_policy));
+      asm volatile("createpolicy.fractional.L2::evict_last.b64 %0, 1.0;" : "=l"(fn_policy));
       for (int it = 0; it < my_items * kSteps; ++it) {
         const int item = item_of(it / kSteps), v = it % kSteps, slot = it % kStages;
         const int tile = item / kGroups, d0 = (item % kGroups) * kR * kRank + v * kStageD;
         if (it >= kStages) mbar_wait<1000>(&bars.empty[slot], ((it / kStages) & 1) ^ 1);
         mbar_arm(&bars.full[slot], kSlotBytes);
         const uint32_t dst = slots + slot * kSlotBytes, bar = smem_u32(&bars.full[slot]);
-        tma_load_stage(dst, &map, d0, tile * kTok, bar, policy);
+        tma_load_stage(dst, &map, d0, tile * kTok, bar, x_policy);
         const bf16* src = fn_parts + size_t(d0 / kStageD) * (kFnBytes / 2);
-        asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];" ::"r"(
-                         dst + kXBytes),
-                     "l"(src), "r"(kFnBytes), "r"(bar)
-                     : "memory");
+        asm volatile(
+            "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], %4;" ::
+                "r"(dst + kXBytes),
+            "l"(src), "r"(kFnBytes), "r"(bar), "l"(fn_policy)
+            : "memory");
       }
     }
   } else if (warp >= 4 && warp < 8) {
@@ -153,21 +159,22 @@ __global__ void __launch_bounds__(384, 1)
         uint4 x[2][kN];
 #pragma unroll
         for (int h = 0; h < 2; ++h) load_row_chunk<4096>(slots + slot * kSlotBytes, m, c0 + h, x[h]);
+        float y[2][8];
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+#pragma unroll
+          for (int e = 0; e < 8; ++e) {
+            y[h][e] = w[0] * pipeline_mhc::f32_of(x[h][0], e);
+#pragma unroll
+            for (int i = 1; i < kN; ++i) y[h][e] = __fmaf_rn(w[i], pipeline_mhc::f32_of(x[h][i], e), y[h][e]);
+          }
+        // The slot refills only once its words are used (as ring_collapse_loop releases).
         __threadfence_block();
         __syncwarp();
         if (lane == 0) mbar_arrive(&bars.empty[slot]);
         if (token < tokens) {
 #pragma unroll
-          for (int h = 0; h < 2; ++h) {
-            float y[8];
-#pragma unroll
-            for (int e = 0; e < 8; ++e) {
-              y[e] = w[0] * pipeline_mhc::f32_of(x[h][0], e);
-#pragma unroll
-              for (int i = 1; i < kN; ++i) y[e] = __fmaf_rn(w[i], pipeline_mhc::f32_of(x[h][i], e), y[e]);
-            }
-            store_bf16x8(out + token * kD + d0 + 8 * (c0 + h), y);
-          }
+          for (int h = 0; h < 2; ++h) store_bf16x8(out + token * kD + d0 + 8 * (c0 + h), y[h]);
         }
       }
     }
@@ -299,6 +306,11 @@ void run(int tokens, const std::vector<int>& grids, double copy_bps) {
     for (int rep = 0; rep < 20; ++rep) kernel<<<grid, 384, kSmem>>>(map, dparts, dpre, dout, dpart, tokens);
     cudaEventRecord(b);
     cudaEventSynchronize(b);
+    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) {
+      std::printf("D=%d R=%d stages=%d grid=%d: timing launches failed: %s\n", kD, kR, kStages, grid,
+                  cudaGetErrorString(e));
+      return;
+    }
     float ms = 0.0f;
     cudaEventElapsedTime(&ms, a, b);
     const double us = ms * 1e3 / 20;

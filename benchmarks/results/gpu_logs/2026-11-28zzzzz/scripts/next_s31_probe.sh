@@ -13,5 +13,5 @@ set -u
 cd "$(dirname "$0")/../../../../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 NV="nvcc -gencode arch=compute_90a,code=sm_90a -O3 -std=c++20 --expt-relaxed-constexpr -I csrc -I csrc/cuda -isystem /usr/local/cuda/include/cccl"
-$NV -o /tmp/cluster_occupancy benchmarks/cluster_occupancy.cu && timeout 60 /tmp/cluster_occupancy 2>&1 | tee $OUT/cluster_occupancy.log
-$NV -o /tmp/fn_stream_engine benchmarks/fn_stream_engine.cu && timeout 240 /tmp/fn_stream_engine 16384 2>&1 | tee $OUT/fn_stream_engine.log
+$NV -o /tmp/cluster_occupancy benchmarks/cluster_occupancy.cu && timeout -s KILL 60 /tmp/cluster_occupancy 2>&1 | tee $OUT/cluster_occupancy.log
+$NV -o /tmp/fn_stream_engine benchmarks/fn_stream_engine.cu && timeout -s KILL 240 /tmp/fn_stream_engine 16384 2>&1 | tee $OUT/fn_stream_engine.log
