@@ -208,18 +208,17 @@ void run(int tokens, const std::vector<int>& grids, double copy_bps) {
   constexpr int kGroups = 16 / kR, kRank = kD / 16;
   const int tiles = (tokens + kTok - 1) / kTok, items = tiles * kGroups;
   uint64_t state = 0x9e3779b97f4a7c15ull + kD + kR;  // xorshift: ~0.5 G values to draw at D = 7168
-  const auto uni = [&](uint64_t&) {
+  const auto uni = [&] {
     state ^= state << 13;
     state ^= state >> 7;
     state ^= state << 17;
     return float(int64_t(state >> 40) - (int64_t(1) << 23)) / float(1 << 23);
   };
-  uint64_t& rng = state;
   std::vector<uint16_t> x(size_t(tokens) * kN * kD), parts(size_t(kD / kStageD) * kFnBytes / 2);
   std::vector<float> pre(size_t(tokens) * kN);
-  for (auto& v : x) v = bf16_bits(uni(rng));
-  for (auto& v : parts) v = bf16_bits(uni(rng));
-  for (auto& v : pre) v = uni(rng) + 1.0f;
+  for (auto& v : x) v = bf16_bits(uni());
+  for (auto& v : parts) v = bf16_bits(uni());
+  for (auto& v : pre) v = uni() + 1.0f;
   bf16 *dx, *dparts, *dout;
   float *dpre, *dpart;
   cudaMalloc(&dx, x.size() * 2);
