@@ -53,7 +53,9 @@ constexpr size_t smem_size() {
 
 // fn_parts: for every 32-d stage sd of the hidden dim (0 .. D / 32 - 1) its 8 B blocks (stream i, k16 step u) at
 // ((sd * 4 + i) * 2 + u) * kBBlockBytes. pre_mix [T, 4]; out [T, D]; partials [items][64][24].
-template <int kD, int kR, int kStages>
+// kFnCopy = false is a timing knockout: fn's bulk copy is left out (the slots' fn blocks are whatever they hold, the
+// partials wrong), so that the copies' share of the time shows.
+template <int kD, int kR, int kStages, bool kFnCopy>
 __global__ void __launch_bounds__(384, 1)
     engine(const __grid_constant__ CUtensorMap map, const bf16* fn_parts, const float* pre_mix, bf16* out,
            float* partials, int tokens) {
@@ -85,11 +87,12 @@ __global__ void __launch_bounds__(384, 1)
         const int item = item_of(it / kSteps), v = it % kSteps, slot = it % kStages;
         const int tile = item / kGroups, d0 = (item % kGroups) * kR * kRank + v * kStageD;
         if (it >= kStages) mbar_wait<1000>(&bars.empty[slot], ((it / kStages) & 1) ^ 1);
-        mbar_arm(&bars.full[slot], kSlotBytes);
+        mbar_arm(&bars.full[slot], kFnCopy ? kSlotBytes : kXBytes);
         const uint32_t dst = slots + slot * kSlotBytes, bar = smem_u32(&bars.full[slot]);
         tma_load_stage(dst, &map, d0, tile * kTok, bar, x_policy);
         const bf16* src = fn_parts + size_t(d0 / kStageD) * (kFnBytes / 2);
-        asm volatile(
+        if (kFnCopy)
+          asm volatile(
             "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes.L2::cache_hint [%0], [%1], %2, [%3], %4;" ::
                 "r"(dst + kXBytes),
             "l"(src), "r"(kFnBytes), "r"(bar), "l"(fn_policy)
@@ -168,14 +171,18 @@ __global__ void __launch_bounds__(384, 1)
 #pragma unroll
             for (int i = 1; i < kN; ++i) y[h][e] = __fmaf_rn(w[i], pipeline_mhc::f32_of(x[h][i], e), y[h][e]);
           }
-        // The slot refills only once its words are used (as ring_collapse_loop releases).
-        __threadfence_block();
-        __syncwarp();
-        if (lane == 0) mbar_arrive(&bars.empty[slot]);
         if (token < tokens) {
 #pragma unroll
           for (int h = 0; h < 2; ++h) store_bf16x8(out + token * kD + d0 + 8 * (c0 + h), y[h]);
         }
+        // The slot refills only once its words are used. y's only reader is the store: with the store after the
+        // release, ptxas computed y after it too and nothing waited for the loads' data before the arrive (session
+        // 31: 39 wrong outputs in one configuration). A store issues only with its data, so the stores go first; the
+        // proxy fence orders these generic reads before the slot's TMA refill.
+        __threadfence_block();
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        __syncwarp();
+        if (lane == 0) mbar_arrive(&bars.empty[slot]);
       }
     }
   }
@@ -203,7 +210,7 @@ float bf16_val(uint16_t b) {
   return f;
 }
 
-template <int kD, int kR, int kStages>
+template <int kD, int kR, int kStages, bool kFnCopy = true>
 void run(int tokens, const std::vector<int>& grids, double copy_bps) {
   constexpr int kGroups = 16 / kR, kRank = kD / 16;
   const int tiles = (tokens + kTok - 1) / kTok, items = tiles * kGroups;
@@ -240,7 +247,7 @@ void run(int tokens, const std::vector<int>& grids, double copy_bps) {
     std::printf("tensor map failed\n");
     return;
   }
-  const auto kernel = engine<kD, kR, kStages>;
+  const auto kernel = engine<kD, kR, kStages, kFnCopy>;
   constexpr size_t kSmem = smem_size<kD, kR, kStages>();
   cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(kSmem));
   const double floor_us = 10.0 * tokens * kD / copy_bps * 1e6;
@@ -313,9 +320,10 @@ void run(int tokens, const std::vector<int>& grids, double copy_bps) {
     float ms = 0.0f;
     cudaEventElapsedTime(&ms, a, b);
     const double us = ms * 1e3 / 20;
-    std::printf("D=%d T=%d ranks/item=%d stages=%d grid=%3d: %8.1f us, %5.1f %% of the floor (%.1f us) | out wrong %zu, "
+    std::printf("D=%d T=%d ranks/item=%d stages=%d grid=%3d%s: %8.1f us, %5.1f %% of the floor (%.1f us) | out wrong %zu, "
                 "partials rel err %.2e\n",
-                kD, tokens, kR, kStages, grid, us, 100.0 * floor_us / us, floor_us, bad_out, worst);
+                kD, tokens, kR, kStages, grid, kFnCopy ? "" : " (no fn copies: partials wrong)", us,
+                100.0 * floor_us / us, floor_us, bad_out, worst);
     cudaEventDestroy(a);
     cudaEventDestroy(b);
   }
@@ -361,5 +369,7 @@ int main(int argc, char** argv) {
   run<7168, 1, 4>(tokens, grids, copy_bps);
   run<7168, 1, 6>(tokens, grids, copy_bps);
   run<7168, 2, 6>(tokens, grids, copy_bps);
+  run<4096, 1, 4, false>(tokens, grids, copy_bps);
+  run<7168, 1, 6, false>(tokens, grids, copy_bps);
   return 0;
 }
