@@ -1,11 +1,13 @@
 """Peers side by side (GPU): ours against every importable peer (FlashInfer's mHC and top-k kernels,
-CUB's batched top-k; dsv4ext.bench.peers) at DeepSeek-V4 shapes. Each peer's output is checked against the
-reference before it is timed. Writes benchmarks/results/peers.{md,json} (or --out DIR): per op,
-shape and peer, both medians, both % of the floor, ours/peer and the peer's error.
+CUB's batched top-k, torch.compile of the pure-torch reference; dsv4ext.bench.peers) at DeepSeek-V4
+shapes. Each peer's output is checked against the reference before it is timed. Writes
+benchmarks/results/peers.{md,json} (or --out DIR): per op, shape and peer, both medians, both % of the
+floor, ours/peer and the peer's error.
 
     python3 benchmarks/bench_peers.py [--out DIR] [--tokens 1 8 ...] [--ops mhc_post ...]
 
 mhc_pre runs without the fused RMSNorm (norm_weight None), ours too: FlashInfer's epilogue has none.
+mhc_pre_delayed (DeepSeek-V4.1) runs as its model calls it: carried pre_mix, the fused norm on.
 Top-k: the prefill and decode shapes of bench_topk.py, whole rows.
 """
 
@@ -22,7 +24,7 @@ from dsv4ext.bench import cli, peer_check, peers, report
 from dsv4ext.bench.cases import GRAPH_INNER_TEXT, MODELS, OPS, SWEEPS, Model, Sweep
 from dsv4ext.bench.timing import copy_bandwidth, device_meta, write_results
 
-MHC_OPS = ["mhc_post", "mhc_pre"]
+MHC_OPS = ["mhc_post", "mhc_pre", "mhc_pre_delayed"]
 TOPK_OPS = ["top_k_per_row_prefill", "top_k_per_row_decode"]
 DECODE_KS = (512, 1024)  # of bench_topk's decode ks: the two models' index top-k
 

@@ -39,7 +39,8 @@ def test_ours_pass_the_peer_check():
     # without being wrong: its projection reads the new residual after the bf16 rounding, and a
     # value on a rounding boundary rounds one way in fp32 and the other in the float64 reference.
     torch.manual_seed(0)
-    for op in ("mhc_pre", "mhc_post", "mhc_fused_post_pre", "hc_head"):
+    for op in ("mhc_pre", "mhc_pre_delayed", "mhc_post", "mhc_fused_post_pre", "mhc_fused_post_pre_delayed",
+               "hc_head"):
         args = cases.mhc_args(op, 5, 256, "cpu")
         errors = peer_check.error(op, args, getattr(torch.ops.dsv4ext, op)(*args))
         assert peer_check.within_limits(errors), (op, errors)
@@ -47,6 +48,25 @@ def test_ours_pass_the_peer_check():
     args = _topk_prefill_args()
     torch.ops.dsv4ext.top_k_per_row_prefill(*args)
     assert peer_check.error("top_k_per_row_prefill", args, None) == {"rows_wrong": 0.0}  # read from args[3]
+
+
+def test_torch_compile_peer_calls_the_reference(monkeypatch):
+    # torch.compile itself is left out (an identity here): what is tested is the adapters' argument
+    # mapping, compiled once per op, and the check of the delayed op's optional token arguments (x None).
+    calls = []
+    monkeypatch.setattr(torch, "compile", lambda fn, **kw: calls.append(fn) or fn)
+    table = peers._torch_compile()
+    assert {"mhc_pre", "mhc_pre_delayed", "mhc_post"} <= set(table)
+    torch.manual_seed(1)
+    for op in ("mhc_pre_delayed", "mhc_pre", "mhc_pre_delayed"):
+        args = cases.mhc_args(op, 7, 256, "cpu")
+        errors = peer_check.error(op, args, table[op](args)())
+        assert peer_check.within_limits(errors) and set(errors) == {"mix_rel", "ulp"}, (op, errors)
+    assert calls == [cases.OPS["mhc_pre_delayed"].reference, cases.OPS["mhc_pre"].reference]
+    args = cases.mhc_args("mhc_pre_delayed", 7, 256, "cpu")
+    post, comb, layer_input, new_pre = table["mhc_pre_delayed"](args)()
+    assert not peer_check.within_limits(peer_check.error("mhc_pre_delayed", args, (post, comb, layer_input,
+                                                                                   new_pre * 1.001)))
 
 
 def test_wrong_outputs_are_caught():

@@ -20,7 +20,8 @@ CHECK_ROWS = 1024
 # RMSNorm, which a peer may apply separately), top-k exact.
 LIMITS = {"mix_rel": 1e-5, "ulp": 2.0, "rows_wrong": 0.0}
 # Positional arguments that carry one entry per token (sliced to CHECK_ROWS); the rest are weights.
-TOKEN_ARGS = {"mhc_pre": (0,), "mhc_post": (0, 1, 2, 3), "mhc_fused_post_pre": (0, 1, 2, 3), "hc_head": (0,),
+TOKEN_ARGS = {"mhc_pre": (0,), "mhc_pre_delayed": (0, 9, 10), "mhc_post": (0, 1, 2, 3),
+              "mhc_fused_post_pre": (0, 1, 2, 3), "mhc_fused_post_pre_delayed": (0, 1, 2, 3, 12), "hc_head": (0,),
               "sinkhorn": (0,)}
 
 
@@ -32,7 +33,7 @@ def mhc_error(op: str, args: tuple, out) -> Optional[Dict[str, float]]:
     """{'mix_rel': ..., 'ulp': ...} over the peer's fp32 and bf16 outputs (a key only where the op has
     such outputs); None when `out` is not the op's outputs (a peer covering only part of the op)."""
     rows = min(CHECK_ROWS, args[0].shape[0])
-    ref_args = tuple(a[:rows] if i in TOKEN_ARGS[op] else a for i, a in enumerate(args))
+    ref_args = tuple(a[:rows] if i in TOKEN_ARGS[op] and a is not None else a for i, a in enumerate(args))
     want = _as_tuple(getattr(reference, op)(*ref_args, exact=True))
     got = _as_tuple(out)
     if len(got) != len(want) or not all(isinstance(g, torch.Tensor) and g.shape[1:] == w.shape[1:]

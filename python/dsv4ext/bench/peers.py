@@ -1,8 +1,9 @@
 """Other implementations of the same ops, timed side by side when they are importable: vLLM's
 mHC (TileLang) and top-k ops, AITER's mHC and top-k ops (ROCm), DeepGEMM's tf32_hc_prenorm_gemm
 (only the projection and sum of squares of mhc_pre, in TF32), FlashInfer's mHC and top-k kernels
-(flashinfer_peer.py; one peer name per kernel or way of feeding it), and CUB's batched top-k
-(cub_peer.py, through benchmarks/cub_batched_topk.cu).
+(flashinfer_peer.py; one peer name per kernel or way of feeding it), CUB's batched top-k
+(cub_peer.py, through benchmarks/cub_batched_topk.cu), and torch.compile of the pure-torch
+reference (what an engine runs without a fused kernel).
 
 Each adapter takes a Case's `args` (the positional arguments of our op) and returns a call with the
 same inputs. These are GPU kernels: on the CPU they are reported, never run.
@@ -40,6 +41,9 @@ def _vllm() -> Dict[str, Adapter]:
         "mhc_fused_post_pre": lambda a: partial(m.mhc_fused_post_pre_tilelang, *a[:12], norm_weight=a[12],
                                                 norm_eps=a[13]),
         "hc_head": lambda a: partial(m.hc_head_fused_kernel_tilelang, *a),
+        # DeepSeek-V4.1's seam (docs/ops.md), where the installed vLLM has it: our argument order is its
+        **({"mhc_fused_post_pre_delayed": lambda a: partial(m.mhc_fused_post_pre_delayed_tilelang, *a)}
+           if hasattr(m, "mhc_fused_post_pre_delayed_tilelang") else {}),
         # (logits, starts | next_n, ends | seq_lens, indices, numRows, stride0, stride1, topK)
         "top_k_per_row_prefill": lambda a: partial(c.top_k_per_row_prefill, *a[:4], *_rows_strides(a[0]), a[4]),
         "top_k_per_row_decode": lambda a: partial(c.top_k_per_row_decode, *a[:4], *_rows_strides(a[0]), a[4]),
@@ -87,10 +91,30 @@ def _deepgemm() -> Dict[str, Adapter]:
     return {"mhc_pre": prenorm_gemm}
 
 
+def _torch_compile() -> Dict[str, Adapter]:
+    """The op's pure-torch fp32 baseline (`dsv4ext.reference`, the semantics of vLLM's `mhc_*_torch`
+    references) under torch.compile(dynamic=True): what an engine runs where it has no fused kernel.
+    Compiled once per op, on the first case that asks (cases.OpSpec.baseline)."""
+    from .cases import OPS
+
+    compiled: Dict[str, Callable] = {}
+
+    def adapter(op: str) -> Adapter:
+        def make(a: tuple) -> Callable[[], object]:
+            if op not in compiled:
+                compiled[op] = OPS[op].baseline(compiled=True)
+            return partial(compiled[op], *a)
+        return make
+
+    return {op: adapter(op) for op in ("mhc_pre", "mhc_pre_delayed", "mhc_post", "mhc_fused_post_pre", "hc_head")}
+
+
 # name: (module that must be installed, adapter table loader, caveat reported when it runs)
 PEERS: Dict[str, Tuple[str, Callable[[], Dict[str, Adapter]], str]] = {
     "vllm": ("vllm", _vllm, ""),
     "aiter": ("aiter", _aiter, ""),
+    "torch_compile": ("torch", _torch_compile, "the op's fp32 pure-torch reference (dsv4ext.reference) under "
+                                               "torch.compile(dynamic=True), replayed from CUDA graphs like ours"),
     "deepgemm": ("deep_gemm", _deepgemm, "tf32_hc_prenorm_gemm is only the projection and sum of squares of "
                                          "mhc_pre, in TF32"),
     **{name: ("flashinfer", _module_adapters("flashinfer_peer", name), caveat) for name, caveat in (
