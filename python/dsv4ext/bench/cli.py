@@ -172,7 +172,8 @@ def run(args: argparse.Namespace) -> int:
 
     bw = copy_bandwidth(device)
     print(f"{device} copy bandwidth: {bw / 1e9:.1f} GB/s (read + write)", flush=True)
-    peers, peer_notes = peers_mod.load(device, [s.name for s in specs])
+    peers, peer_notes = peers_mod.load(device, [s.name for s in specs], skip={
+        "torch_compile": "the `compiled` columns time the same torch.compile baseline"})
     notes += peer_notes
     compiled = {} if args.no_compile else {s.name: s.baseline(compiled=True) for s in specs}
 

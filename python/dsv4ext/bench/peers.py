@@ -14,7 +14,7 @@ import importlib.util
 import inspect
 import sys
 from functools import partial
-from typing import Callable, Dict, List, Tuple
+from typing import Callable, Dict, List, Optional, Tuple
 
 import torch
 
@@ -41,7 +41,7 @@ def _vllm() -> Dict[str, Adapter]:
         "mhc_fused_post_pre": lambda a: partial(m.mhc_fused_post_pre_tilelang, *a[:12], norm_weight=a[12],
                                                 norm_eps=a[13]),
         "hc_head": lambda a: partial(m.hc_head_fused_kernel_tilelang, *a),
-        # DeepSeek-V4.1's seam (docs/ops.md), where the installed vLLM has it: our argument order is its
+        # DeepSeek-V4.1's seam (docs/ops.md), where the installed vLLM has it (our argument order is vLLM's)
         **({"mhc_fused_post_pre_delayed": lambda a: partial(m.mhc_fused_post_pre_delayed_tilelang, *a)}
            if hasattr(m, "mhc_fused_post_pre_delayed_tilelang") else {}),
         # (logits, starts | next_n, ends | seq_lens, indices, numRows, stride0, stride1, topK)
@@ -147,11 +147,15 @@ def _installed(module: str) -> bool:
         return False
 
 
-def load(device: str, ops: List[str]) -> Tuple[Dict[str, Dict[str, Adapter]], List[str]]:
-    """The peers usable on `device` for `ops` ({peer: {op: adapter}}) and a note for each one skipped."""
+def load(device: str, ops: List[str], skip: Optional[Dict[str, str]] = None
+         ) -> Tuple[Dict[str, Dict[str, Adapter]], List[str]]:
+    """The peers usable on `device` for `ops` ({peer: {op: adapter}}) and a note for each one skipped
+    (`skip`: peers the caller leaves out, with the reason for the note)."""
     usable, notes = {}, []
     for name, (module, adapters, caveat) in PEERS.items():
-        if not _installed(module):
+        if skip and name in skip:
+            notes.append(f"peer {name}: skipped, {skip[name]}")
+        elif not _installed(module):
             notes.append(f"peer {name}: skipped, `{module}` is not installed")
         elif device == "cpu":
             notes.append(f"peer {name}: skipped, its kernels need a GPU")
