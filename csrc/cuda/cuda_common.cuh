@@ -37,12 +37,32 @@ __device__ __forceinline__ uint32_t pack_bf16x2(float lo, float hi) {
 // to_float(to_bf16(v)), the same bits.
 __device__ __forceinline__ float round_bf16(float v) { return __uint_as_float(pack_bf16x2(0.0f, v) & 0xffff0000u); }
 
+// The plain conversion of pack_bf16x2, for values known not to be NaN.
+__device__ __forceinline__ uint32_t cvt_bf16x2(float lo, float hi) {
+  uint32_t r;
+  asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+  return r;
+}
+
+// pack_bf16x2's bits; its NaN fix-ups (~4 instructions a value) only when one of the 8 is a NaN, found by one
+// predicate chain (the ring collapse's stage spent 64 of its 296 instructions on them; session 32, H100: the D = 7168
+// TMA ops 1.5-5 % faster, mhc_pre 2994 -> 2901 us at T = 65536).
 __device__ __forceinline__ void store_bf16x8(bf16* dst, const float (&in)[8]) {
+  bool nan = false;
+#pragma unroll
+  for (int e = 0; e < 8; ++e) nan |= in[e] != in[e];
   uint4 raw;
-  raw.x = pack_bf16x2(in[0], in[1]);
-  raw.y = pack_bf16x2(in[2], in[3]);
-  raw.z = pack_bf16x2(in[4], in[5]);
-  raw.w = pack_bf16x2(in[6], in[7]);
+  if (__builtin_expect(nan, 0)) {
+    raw.x = pack_bf16x2(in[0], in[1]);
+    raw.y = pack_bf16x2(in[2], in[3]);
+    raw.z = pack_bf16x2(in[4], in[5]);
+    raw.w = pack_bf16x2(in[6], in[7]);
+  } else {
+    raw.x = cvt_bf16x2(in[0], in[1]);
+    raw.y = cvt_bf16x2(in[2], in[3]);
+    raw.z = cvt_bf16x2(in[4], in[5]);
+    raw.w = cvt_bf16x2(in[6], in[7]);
+  }
   *reinterpret_cast<uint4*>(dst) = raw;
 }
 

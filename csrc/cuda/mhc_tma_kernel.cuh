@@ -113,9 +113,12 @@ struct Geo {
 // The fused norm's Gram matrix on a warpgroup of its own (warps 12-15) where the CTA has room for one (D = 4096,
 // no post warpgroup): the projection warpgroup's 4x4 Gram on CUDA cores (~300 instructions a lane and stage beside 8
 // wgmma) paced it; with the Gram removed mhc_pre ran 7 % faster (benchmarks/NOTES.md, session 20).
+// Without the norm (session 32): the plain sum of squares (tile_squares' one entry, ~100 instructions a lane and stage)
+// on that warpgroup too, so that the projection's stage is its wgmma chain alone (310 -> 181 instructions a warp and
+// stage; H100: mhc_pre_delayed T = 4096 72 -> 70 us, the rest within noise).
 template <Mode M, bool kNorm, int kD>
 constexpr bool gram_warps() {
-  return kNorm && kD == 4096 && !pipeline_mhc::has_post(M);
+  return kD == 4096 && !pipeline_mhc::has_post(M);
 }
 // The fused seam with the norm: its post warpgroup sums the Gram matrix of the streams it writes and pushes it to
 // the owners, so that the projection runs its chains alone. D = 4096: from the words in registers, in tile_squares'
@@ -566,6 +569,7 @@ __device__ __forceinline__ void mma_loop(Ctrl<M, kNorm, 4096>& ct, const unsigne
       uint4 r[2][kN];
       load_lane_words<4096>(stages_u32 + slot * kStageBytes, 16 * wi, lane, r);
       float chain[cols<M>() / 2];
+      const uint64_t dbv = db0 + uint64_t((b_block(v, 0, 0) * kBBlock) >> 4);
       wgmma_fence();
       // Descriptor start addresses are in 16-byte units in the low bits: offsets add directly.
 #pragma unroll
@@ -574,7 +578,8 @@ __device__ __forceinline__ void mma_loop(Ctrl<M, kNorm, 4096>& ct, const unsigne
         const uint32_t* x1 = &r[1][i].x;
 #pragma unroll
         for (int u = 0; u < 2; ++u) {
-          const uint64_t db = db0 + uint64_t((b_block(v, i, u) * kBBlock) >> 4);
+          // The stage's base once, then compile-time offsets: the descriptors stay on the uniform datapath.
+          const uint64_t db = dbv + uint64_t((b_block(0, i, u) * kBBlock) >> 4);
           if constexpr (cols<M>() == 72) {
             wgmma_n72(chain, x0[2 * u], x1[2 * u], x0[2 * u + 1], x1[2 * u + 1], db, i + u);
           } else {
@@ -623,22 +628,27 @@ __device__ __forceinline__ void gram_loop(Ctrl<M, kNorm, 4096>& ct, const unsign
   const int tid = threadIdx.x % 128, wi = tid / 32, lane = tid % 32;
   const uint32_t stages_u32 = smem_u32(stages);
   const float none[acc_floats<M>()] = {};  // no rows: the projection pushes them
+  constexpr int kSq = kNorm ? kGram : 1;
   for (int j = 0; j < ntiles; ++j) {
-    float sq[2][kGram];
+    float sq[2][kSq];
     for (int v = 0; v < kSteps; ++v) {
       const int it = j * kSteps + v, slot = it % kStages;
       mbar_wait(&ct.full[slot], (it / kStages) & 1);
       uint4 r[2][kN];
       load_lane_words<4096>(stages_u32 + slot * kStageBytes, 16 * wi, lane, r);
-      float ssq[2][kGram];
+      float ssq[2][kSq];
       pipeline_mhc::tile_squares<kNorm, true>(r, lane / 4, ssq);
       // The slot may refill only once the words are used. Without an order, the squares were computed after the
       // release and mhc_pre's 3-slot ring refilled slots whose loads were still in flight: tokens got another
       // stage's words, a few rows in a thousand, different from call to call (benchmarks/NOTES.md, session 20).
       // So the diagonal entries (every word of the lane) are operands before the arrive, and a CTA fence waits
       // for the loads.
-      asm volatile("" ::"f"(ssq[0][0]), "f"(ssq[0][1]), "f"(ssq[0][2]), "f"(ssq[0][3]), "f"(ssq[1][0]), "f"(ssq[1][1]),
-                   "f"(ssq[1][2]), "f"(ssq[1][3]) : "memory");
+      if constexpr (kNorm) {
+        asm volatile("" ::"f"(ssq[0][0]), "f"(ssq[0][1]), "f"(ssq[0][2]), "f"(ssq[0][3]), "f"(ssq[1][0]),
+                     "f"(ssq[1][1]), "f"(ssq[1][2]), "f"(ssq[1][3]) : "memory");
+      } else {  // the one entry uses every word of the lane
+        asm volatile("" ::"f"(ssq[0][0]), "f"(ssq[1][0]) : "memory");
+      }
       __threadfence_block();  // and the loads performed before the release, whatever ptxas schedules
       __syncwarp();
       if (lane == 0) mbar_arrive(&ct.empty[slot]);

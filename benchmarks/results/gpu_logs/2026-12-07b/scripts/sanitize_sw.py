@@ -1,0 +1,24 @@
+"""Session 32: the TMA-kernel ops sw / nf touch, once each at D = 4096 above min_tokens (T = 1600: a partial
+last tile), for compute-sanitizer (racecheck, memcheck). The full scripts/sanitize_ops.py does not finish
+under racecheck in a call's time."""
+import torch
+import dsv4ext  # noqa: F401
+from dsv4ext import ops
+
+gen = torch.Generator().manual_seed(0)
+n, hidden, tokens, m3 = 4, 4096, 1600, 24
+r = torch.randn(tokens, n, hidden, generator=gen).bfloat16().cuda()
+fn = (torch.randn(m3, n * hidden, generator=gen) / (n * hidden) ** 0.5).cuda()
+sc, base = torch.randn(3, generator=gen).cuda(), torch.randn(m3, generator=gen).cuda()
+w = torch.randn(hidden, generator=gen).bfloat16().cuda()
+x = torch.randn(tokens, hidden, generator=gen).bfloat16().cuda()
+post, comb = torch.rand(tokens, n, 1).cuda(), torch.rand(tokens, n, n).cuda()
+pre_mix = torch.rand(tokens, n).cuda()
+for norm in (None, w):
+    ops.mhc_pre(r, fn, sc, base, norm_weight=norm)
+    ops.mhc_pre_delayed(r, fn, sc, base, pre_mix=pre_mix, norm_weight=norm)
+    for stash in (None, torch.empty_like(r)):
+        ops.mhc_post_hc_head(x, r, post, comb, fn[:n], sc[:1], base[:n], norm_weight=norm, streams_out=stash)
+ops.hc_head(r, fn[:n], sc[:1], base[:n])
+torch.cuda.synchronize()
+print("sanitize_sw: done")
