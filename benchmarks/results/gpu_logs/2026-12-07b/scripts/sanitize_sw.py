@@ -1,6 +1,6 @@
 """Session 32: the TMA-kernel ops sw / nf touch, once each at D = 4096 above min_tokens (T = 1600: a partial
-last tile), for compute-sanitizer (racecheck, memcheck). The full scripts/sanitize_ops.py does not finish
-under racecheck in a call's time."""
+last tile), and (for the next session's rb / pc) the pipeline kernel at T = 29, for compute-sanitizer (racecheck,
+memcheck). The full scripts/sanitize_ops.py does not finish under racecheck in a call's time."""
 import torch
 import dsv4ext  # noqa: F401
 from dsv4ext import ops
@@ -20,5 +20,13 @@ for norm in (None, w):
     for stash in (None, torch.empty_like(r)):
         ops.mhc_post_hc_head(x, r, post, comb, fn[:n], sc[:1], base[:n], norm_weight=norm, streams_out=stash)
 ops.hc_head(r, fn[:n], sc[:1], base[:n])
+# The pipeline kernel (decode batches; next_s33.sh's rb / pc): T = 29, the fused ops and the seam, norm on and off.
+t = 29
+for norm in (None, w):
+    ops.mhc_pre(r[:t], fn, sc, base, norm_weight=norm)
+    ops.mhc_fused_post_pre(x[:t], r[:t], post[:t], comb[:t], fn, sc, base, norm_weight=norm)
+    ops.mhc_fused_post_pre_delayed(x[:t], r[:t], post[:t], comb[:t], fn, sc, base, pre_mix=pre_mix[:t], norm_weight=norm)
+    ops.mhc_post_hc_head(x[:t], r[:t], post[:t], comb[:t], fn[:n], sc[:1], base[:n], norm_weight=norm,
+                         streams_out=torch.empty_like(r[:t]))
 torch.cuda.synchronize()
 print("sanitize_sw: done")
