@@ -130,7 +130,7 @@ constexpr bool gram_in_post() {
   return kNorm && pipeline_mhc::has_post(M);
 }
 // Threads: producer + owners, the wgmma warpgroup, the collapse warpgroup, and a fourth that applies the fused
-// seam's post (mhc_post_hc_head) or sums the fused norm's Gram matrix (gram_warps).
+// seam's post (mhc_post_hc_head) or sums the fused norm's Gram matrix or the plain squares (gram_warps).
 template <Mode M, bool kNorm, int kD>
 constexpr int threads() {
   return pipeline_mhc::has_post(M) || gram_warps<M, kNorm, kD>() ? 512 : 384;
@@ -618,8 +618,9 @@ __device__ __forceinline__ void mma_loop(Ctrl<M, kNorm, 4096>& ct, const unsigne
   }
 }
 
-// The Gram warpgroup (gram_warps()): per stage the projection's lane words and tile_squares (warp wi: tokens
-// 16 wi .. 16 wi + 15, as the projection warp wi), the stages in order; per tile the squares to their owners.
+// The Gram warpgroup (gram_warps(); without the norm tile_squares' one entry): per stage the projection's lane words
+// and tile_squares (warp wi: tokens 16 wi .. 16 wi + 15, as the projection warp wi), the stages in order; per tile
+// the squares to their owners.
 template <Mode M, bool kNorm>
 __device__ __forceinline__ void gram_loop(Ctrl<M, kNorm, 4096>& ct, const unsigned char* stages, int rank,
                                           int ntiles) {
