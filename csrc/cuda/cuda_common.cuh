@@ -66,6 +66,25 @@ __device__ __forceinline__ void store_bf16x8(bf16* dst, const float (&in)[8]) {
   *reinterpret_cast<uint4*>(dst) = raw;
 }
 
+// round_bf16 of 8 values in place, the same bits: two values a plain cvt, and round_bf16's NaN fix-ups only when one
+// of the 8 is a NaN (as store_bf16x8). The fused norm's rounding of the collapse (collapse8<true>, hc_head's norm).
+__device__ __forceinline__ void round_bf16x8(float (&v)[8]) {
+  bool nan = false;
+#pragma unroll
+  for (int e = 0; e < 8; ++e) nan |= v[e] != v[e];
+  if (__builtin_expect(nan, 0)) {
+#pragma unroll
+    for (int e = 0; e < 8; ++e) v[e] = round_bf16(v[e]);
+  } else {
+#pragma unroll
+    for (int e = 0; e < 8; e += 2) {
+      const uint32_t r = cvt_bf16x2(v[e], v[e + 1]);
+      v[e] = __uint_as_float(r << 16);
+      v[e + 1] = __uint_as_float(r & 0xffff0000u);
+    }
+  }
+}
+
 // Inclusive prefix sum over the warp's lanes (integers: exact in any order).
 template <class T>
 __device__ __forceinline__ T warp_inclusive_sum(T v, int lane) {

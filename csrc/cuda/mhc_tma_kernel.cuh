@@ -683,7 +683,12 @@ __device__ __forceinline__ void project_tf32(Ctrl<M, kNorm, 7168>& ct, const uns
   mbar_wait(&ct.fn_full, 0);  // fn's slice (one phase)
   const uint32_t progress = smem_u32(ct.progress);  // polled while written
   for (int j = kRowSplit ? 0 : pair; j < ntiles; j += kRowSplit ? 1 : 2) {
-    float acc[4 * kNt], sq[2][kSq];  // row tiles [kNt0, kNt1) and (kSquares) sq are written and pushed
+    // Row tiles [kNt0, kNt1) and (kSquares) sq are summed and pushed. The stages are added from zero (acc += part),
+    // not selected on v == 0, and part starts from stream 0's chain, not from 0.0f: 0 + x is x for every x but -0
+    // (and a NaN's payload, whatever the add's rule), and the only reader, owner_loop, sums the partials from 0.0f,
+    // which makes the two agree. The same bits; the select's moves back into the loop-carried registers and the
+    // 0 + x adds are gone (session 33: 28 instructions a stage on the Gram warps, 17 on row tiles 1-2).
+    float acc[4 * kNt] = {}, sq[2][kSq] = {};
     for (int v = 0; v < G::kSteps; ++v) {
       const int it = j * G::kSteps + v, slot = it % kStages;
       if constexpr (!kRowSplit) {
@@ -734,13 +739,13 @@ __device__ __forceinline__ void project_tf32(Ctrl<M, kNorm, 7168>& ct, const uns
           for (int nt = kNt0; nt < kNt1; ++nt)
             pipeline_mhc::mma_tf32(chain[i][nt], a[i][0], a[i][1], a[i][2], a[i][3], bl[i][nt][0], bl[i][nt][1]);
       }
-      float part[4 * kNt] = {};  // the streams in order, as the pipeline's acc
+      float part[4 * kNt];  // the streams in order, as the pipeline's acc (from stream 0's chain: see acc)
 #pragma unroll
       for (int i = 0; i < kN; ++i)
 #pragma unroll
         for (int nt = kNt0; nt < kNt1; ++nt)
 #pragma unroll
-          for (int q = 0; q < 4; ++q) part[4 * nt + q] += chain[i][nt][q];
+          for (int q = 0; q < 4; ++q) part[4 * nt + q] = i == 0 ? chain[i][nt][q] : part[4 * nt + q] + chain[i][nt][q];
       float ssq[2][kSq];
       if constexpr (kSquares && kNorm) {  // two Gram entries an mma (gram_own), the bits of tile_squares' form
         pipeline_mhc::gram_own(r[0], g, ssq[0]);
@@ -756,8 +761,12 @@ __device__ __forceinline__ void project_tf32(Ctrl<M, kNorm, 7168>& ct, const uns
       __syncwarp();
       if (lane == 0) mbar_arrive(&ct.empty[slot]);  // the words are used: the slot may refill
 #pragma unroll
-      for (int q = 4 * kNt0; q < 4 * kNt1; ++q) acc[q] = v == 0 ? part[q] : acc[q] + part[q];
-      if constexpr (kSquares) add_stage_squares(sq, ssq, v);
+      for (int q = 4 * kNt0; q < 4 * kNt1; ++q) acc[q] += part[q];
+      if constexpr (kSquares)
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+#pragma unroll
+          for (int q = 0; q < kSq; ++q) sq[h][q] += ssq[h][q];
     }
     // The collapses come in tile order (and a pair waited for tile j - 2 - kRing's before its last
     // push): the parity wait in push_tile is sound.
@@ -861,40 +870,58 @@ __device__ __forceinline__ void collapse_loop(const MhcPreParams& pp, Ctrl<M, kN
   // that the collapse starts on loaded values when the weights arrive. A token's registers are
   // refilled as soon as it is collapsed (not once the batch is), so that 8 tokens' loads stay in
   // flight while the batch is computed.
-  uint4 r[kBatch][kN];
-  const auto load_token = [&](int k, int64_t tile, int b) {  // r[k] = token m0 + kStep (b + k) of the tile
-    const int64_t t = tile * kTile + m0 + kStep * (b + k);
-#pragma unroll
-    for (int i = 0; i < kN; ++i)
-      r[k][i] = t < pp.tokens && active
-                    ? __ldcs(reinterpret_cast<const uint4*>(pp.residual + (t * kN + i) * kHidden + d))
-                    : make_uint4(0, 0, 0, 0);
+  // One base a tile for the loads and the stores, the tokens at compile-time offsets from it (token m0 + kStep q,
+  // stream i: (kStep q kN + i) D elements from the residual's base, kStep q D from layer_input's), and one bound a
+  // tile (left: the tile's tokens from m0 on, 0 if inactive): ptxas had rebuilt each stream's 64-bit address from t,
+  // and compared t in 64 bits, for every token. A token past the end is not loaded (its registers keep older words,
+  // whose collapse is not stored) instead of loaded as zeros (8 moves a token). Counted in the SASS (session 32): the
+  // collapse's tile 2119 -> 1552 instructions a warp without the norm, 2913 -> 2343 with it (D = 7168); the same math.
+  struct TileRef {
+    const bf16* src;
+    bf16* dst;
+    int left;
   };
+  const auto tile_ref = [&](int64_t tile) {
+    const int64_t t0 = tile * kTile + m0, left = active ? pp.tokens - t0 : 0;
+    return TileRef{pp.residual + t0 * kN * kHidden + d, pp.layer_input + t0 * kHidden + d,
+                   int(left < 0 ? 0 : left > kTile ? kTile : left)};
+  };
+  uint4 r[kBatch][kN] = {};
+  const auto load_token = [&](int k, const TileRef& tr, int b) {  // r[k] = token m0 + kStep (b + k) of the tile
+    const int q = b + k;
+    if (kStep * q < tr.left) {
+#pragma unroll
+      for (int i = 0; i < kN; ++i)
+        r[k][i] = __ldcs(reinterpret_cast<const uint4*>(tr.src + (int64_t(kStep * q) * kN + i) * kHidden));
+    }
+  };
+  TileRef cur = tile_ref(first_tile);
   if (ntiles > 0) {
 #pragma unroll
-    for (int k = 0; k < kBatch; ++k) load_token(k, first_tile, 0);
+    for (int k = 0; k < kBatch; ++k) load_token(k, cur, 0);
   }
   for (int j = 0; j < ntiles; ++j) {
     const int s = j % kRing;
     const int64_t tile = first_tile + j * tile_step;
+    const TileRef next = tile_ref(tile + tile_step);
     mbar_wait<1000>(&ct.weights_full[s], (j / kRing) & 1);
 #pragma unroll
     for (int b = 0; b < kTile / kStep; b += kBatch) {
 #pragma unroll
       for (int k = 0; k < kBatch; ++k) {
-        const int m = m0 + kStep * (b + k);
-        const int64_t t = tile * kTile + m;
+        const int q = b + k, m = m0 + kStep * q;
         const float4 pre = *reinterpret_cast<const float4*>(&ct.weights[s][m][0]);
         const float norm_scale = ct.weights[s][m][4];
         float out[8];
         pipeline_mhc::collapse8<kNorm>(r[k], pre, norm_scale, wv, identity, out);
         if (b + kBatch < kTile / kStep)
-          load_token(k, tile, b + kBatch);
+          load_token(k, cur, b + kBatch);
         else if (j + 1 < ntiles)
-          load_token(k, tile + tile_step, 0);
-        if (t < pp.tokens && active) store_bf16x8(pp.layer_input + t * kHidden + d, out);
+          load_token(k, next, 0);
+        if (kStep * q < cur.left) store_bf16x8(cur.dst + int64_t(kStep * q) * kHidden, out);
       }
     }
+    cur = next;
     tile_collapsed(ct, s, tid);
   }
 }
@@ -1028,8 +1055,9 @@ __device__ __forceinline__ void held_collapse_loop(const MhcPreParams& pp, Ctrl<
       for (int h = 0; h < kH; ++h) {
         ring_collapse8(r[h], pre[h], false, out[h]);
         if constexpr (kNorm) {
+          round_bf16x8(out[h]);
 #pragma unroll
-          for (int e = 0; e < 8; ++e) out[h][e] = __fmul_rn(__fmul_rn(round_bf16(out[h][e]), scale[h]), wv[e]);
+          for (int e = 0; e < 8; ++e) out[h][e] = __fmul_rn(__fmul_rn(out[h][e], scale[h]), wv[e]);
         }
       }
       __threadfence_block();  // the slot's loads performed before its release (gram_loop)
