@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Prepared in session 33 (not run): the first call of the next session. Main (19611b6, cpg + rb) composes 18 kernels
+# anew (the seam's TMA kernels with the norm or at D = 7168; the pipeline's normed fused, fused delayed and seam
+# kernels: rb's collapse8 / cpg's gram_own with main's post_chunk), which ran on the GPU only as parts. Checks them:
+# the fused / seam tests, same bits against m32 (5e53c0f), racecheck and memcheck of ../call4/race33b.py, decode A/B
+# two rounds. Then wr on main (m33wr = main + ../../2026-12-07b/scripts/wr_lean_write.diff): the top-k tests and A/B.
+# Wheels: m33 = main's (.carry/w/m33), m32 and m33wr as .so in .carry/so.tar.xz (variant_so_xz.sh m32 m33wr).
+# Carry [".carry/w/m33", ".carry/so.tar.xz"]. Argument: "mhc", "wr" or both (default).
+set -u
+cd "$(dirname "$0")/../../../../.."
+export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
+export PYTHONUNBUFFERED=1
+WHAT=${*:-mhc wr}
+nvidia-smi --query-gpu=name --format=csv,noheader | tee $OUT/gpu.txt
+grep -q H200 $OUT/gpu.txt && export AB_BW=4.17e12 || export AB_BW=2.95e12
+Z=benchmarks/results/gpu_logs/2026-11-28zzz/scripts
+L=benchmarks/results/gpu_logs/2026-12-07c
+[ -d /tmp/ab/m33wr ] || BASE=m33 bash $Z/s28_setup.sh m32 m33wr
+if [[ " $WHAT " == *" mhc "* ]]; then
+  export SB_T=1,5,16,29,64,1024,1100,4100 SB_OPS=mhc_fused_post_pre,mhc_fused_post_pre_delayed,mhc_post_hc_head
+  SB=benchmarks/results/gpu_logs/2026-11-27r/scripts/same_bits18.py; mkdir -p /tmp/sb
+  (OUT=/tmp/sb PYTHONPATH=/tmp/ab/m32 timeout 120 python3 $SB m32
+   OUT=/tmp/sb PYTHONPATH=/tmp/ab/m33 timeout 120 python3 $SB m33 m32) 2>&1 | tee $OUT/bits.log
+  (cd tests/python && PYTHONPATH=/tmp/ab/m33 timeout 240 python3 -m pytest -q -p no:cacheprovider \
+    test_mhc_fused_post_pre.py test_mhc_fused_post_pre_delayed.py test_mhc_post_hc_head.py 2>&1 | tail -n 3) \
+    | tee $OUT/tests_m33.log
+  for tool in racecheck memcheck; do
+    PYTHONPATH=/tmp/ab/m33 timeout 150 compute-sanitizer --tool $tool --error-exitcode 1 python3 $L/call4/race33b.py \
+      > $OUT/san_${tool}_m33.log 2>&1; echo "$tool m33 rc $?"; tail -n 2 $OUT/san_${tool}_m33.log
+  done
+  AB=benchmarks/results/gpu_logs/2026-11-27p/scripts/ab16.py
+  for rep in 1 2; do for w in m32 m33; do for d in 4096 7168; do
+    PYTHONPATH=/tmp/ab/$w timeout 60 python3 $AB $w "1 16" $d mhc_pre,mhc_post_hc_head,mhc_fused_post_pre
+  done; done; done 2>&1 | tee $OUT/ab_decode.log
+fi
+if [[ " $WHAT " == *" wr "* ]]; then
+  S=benchmarks/results/gpu_logs/2026-12-07b/scripts
+  (cd tests/python && PYTHONPATH=/tmp/ab/m33wr timeout 400 python3 -m pytest -q -p no:cacheprovider \
+    test_top_k_per_row_prefill.py test_top_k_per_row_decode.py 2>&1 | tail -n 3) | tee $OUT/tests_wr.log
+  for rep in 1 2; do for w in m33 m33wr; do PYTHONPATH=/tmp/ab/$w timeout 90 python3 $S/ab_topk32.py $w; done; done \
+    2>&1 | tee $OUT/ab_topk.log
+fi
