@@ -4,8 +4,13 @@
 # kernels: rb's collapse8 / cpg's gram_own with main's post_chunk), which ran on the GPU only as parts. Checks them:
 # the fused / seam tests, same bits against m32 (5e53c0f), racecheck and memcheck of ../call4/race33b.py, decode A/B
 # two rounds. Then wr on main (m33wr = main + ../../2026-12-07b/scripts/wr_lean_write.diff): the top-k tests and A/B.
-# Wheels: m33 = main's (.carry/w/m33), m32 and m33wr as .so in .carry/so.tar.xz (variant_so_xz.sh m32 m33wr).
-# Carry [".carry/w/m33", ".carry/so.tar.xz"]. Argument: "mhc", "wr" or both (default).
+# "ps": m33ps = main + proj_stage_ps.diff (a helper's, from the SASS: the TMA ring's slot, parity, barrier and stage
+# addresses stepped stage to stage instead of rebuilt; D = 7168 mhc_pre's producer 64 -> 53 instructions a stage, the
+# projection warps 369 -> 361 and 344 -> 335; ptxas registers and spills unchanged): same bits against main at every
+# TMA op and size, determinism, the tests, racecheck / memcheck, A/B two rounds at both D.
+# Wheels: m33 = main's (.carry/w/m33), m32, m33wr and m33ps as .so in .carry/so.tar.xz (variant_so_xz.sh m32 m33wr
+# m33ps). Carry [".carry/w/m33", ".carry/so.tar.xz"]. Argument: any of "mhc", "wr", "ps", "pstests" (m33ps's tests)
+# (default "mhc wr"; ps is a call of its own, ~8 minutes).
 set -u
 cd "$(dirname "$0")/../../../../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
@@ -15,7 +20,7 @@ nvidia-smi --query-gpu=name --format=csv,noheader | tee $OUT/gpu.txt
 grep -q H200 $OUT/gpu.txt && export AB_BW=4.17e12 || export AB_BW=2.95e12
 Z=benchmarks/results/gpu_logs/2026-11-28zzz/scripts
 L=benchmarks/results/gpu_logs/2026-12-07c
-[ -d /tmp/ab/m33wr ] || BASE=m33 bash $Z/s28_setup.sh m32 m33wr
+[ -d /tmp/ab/m33ps ] || BASE=m33 bash $Z/s28_setup.sh m32 m33wr m33ps
 if [[ " $WHAT " == *" mhc "* ]]; then
   export SB_T=1,5,16,29,64,1024,1100,4100 SB_OPS=mhc_fused_post_pre,mhc_fused_post_pre_delayed,mhc_post_hc_head
   SB=benchmarks/results/gpu_logs/2026-11-27r/scripts/same_bits18.py; mkdir -p /tmp/sb
@@ -39,4 +44,26 @@ if [[ " $WHAT " == *" wr "* ]]; then
     test_top_k_per_row_prefill.py test_top_k_per_row_decode.py 2>&1 | tail -n 3) | tee $OUT/tests_wr.log
   for rep in 1 2; do for w in m33 m33wr; do PYTHONPATH=/tmp/ab/$w timeout 90 python3 $S/ab_topk32.py $w; done; done \
     2>&1 | tee $OUT/ab_topk.log
+fi
+if [[ " $WHAT " == *" ps "* ]]; then
+  export SB_T=1,5,16,64,1024,1100,4100,9000
+  export SB_OPS=mhc_pre,mhc_pre_delayed,mhc_fused_post_pre,mhc_fused_post_pre_delayed,hc_head,mhc_post_hc_head
+  SB=benchmarks/results/gpu_logs/2026-11-27r/scripts/same_bits18.py; mkdir -p /tmp/sb
+  (OUT=/tmp/sb PYTHONPATH=/tmp/ab/m33 timeout 120 python3 $SB m33
+   OUT=/tmp/sb PYTHONPATH=/tmp/ab/m33ps timeout 120 python3 $SB m33ps m33) 2>&1 | tee $OUT/bits_ps.log
+  for d in 4096 7168; do DET_OPS=mhc_pre,mhc_pre_delayed,hc_head,mhc_post_hc_head PYTHONPATH=/tmp/ab/m33ps timeout 60 \
+    python3 $Z/det28.py m33ps 5 $d; done 2>&1 | tee $OUT/det_ps.log
+  for f in $L/scripts/race33.py $L/call4/race33b.py; do for tool in racecheck memcheck; do
+    PYTHONPATH=/tmp/ab/m33ps timeout 120 compute-sanitizer --tool $tool --error-exitcode 1 python3 $f \
+      > $OUT/san_${tool}_ps_$(basename $f .py).log 2>&1; echo "$tool $(basename $f) m33ps rc $?"
+  done; done
+  AB=benchmarks/results/gpu_logs/2026-11-27p/scripts/ab16.py
+  for rep in 1 2; do for w in m33 m33ps; do for d in 4096 7168; do
+    PYTHONPATH=/tmp/ab/$w timeout 90 python3 $AB $w "4096 16384 65536" $d hc_head,mhc_pre,mhc_pre_delayed,mhc_post_hc_head,mhc_fused_post_pre
+  done; done; done 2>&1 | tee $OUT/ab_ps.log
+fi
+if [[ " $WHAT " == *" pstests "* ]]; then
+  (cd tests/python && PYTHONPATH=/tmp/ab/m33ps timeout 300 python3 -m pytest -q -p no:cacheprovider test_mhc_pre.py \
+    test_mhc_pre_delayed.py test_hc_head.py test_mhc_post_hc_head.py test_mhc_fused_post_pre.py 2>&1 | tail -n 3) \
+    | tee $OUT/tests_ps.log
 fi
