@@ -9,13 +9,13 @@
 # projection warps 369 -> 361 and 344 -> 335; ptxas registers and spills unchanged): same bits against main at every
 # TMA op and size, determinism, the tests, racecheck / memcheck, A/B two rounds at both D.
 # Wheels: m33 = main's (.carry/w/m33), m32, m33wr and m33ps as .so in .carry/so.tar.xz (variant_so_xz.sh m32 m33wr
-# m33ps). Carry [".carry/w/m33", ".carry/so.tar.xz"]. Argument: any of "mhc", "wr", "ps", "pstests" (m33ps's tests)
-# (default "mhc wr"; ps is a call of its own, ~8 minutes).
+# m33ps). Carry [".carry/w/m33", ".carry/so.tar.xz"]. Argument: any of "mhc", "wr", "ps", "pstests" (m33ps's tests);
+# default "mhc". Each is about one call's time (estimated 4-8 minutes): run them in separate calls.
 set -u
 cd "$(dirname "$0")/../../../../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
 export PYTHONUNBUFFERED=1
-WHAT=${*:-mhc wr}
+WHAT=${*:-mhc}
 nvidia-smi --query-gpu=name --format=csv,noheader | tee $OUT/gpu.txt
 grep -q H200 $OUT/gpu.txt && export AB_BW=4.17e12 || export AB_BW=2.95e12
 Z=benchmarks/results/gpu_logs/2026-11-28zzz/scripts
