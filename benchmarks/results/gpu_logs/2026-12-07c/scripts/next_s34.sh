@@ -7,10 +7,13 @@
 # "ps": m33ps = main + proj_stage_ps.diff (a helper's, from the SASS: the TMA ring's slot, parity, barrier and stage
 # addresses stepped stage to stage instead of rebuilt; D = 7168 mhc_pre's producer 64 -> 53 instructions a stage, the
 # projection warps 369 -> 361 and 344 -> 335; ptxas registers and spills unchanged): same bits against main at every
-# TMA op and size, determinism, the tests, racecheck / memcheck, A/B two rounds at both D.
-# Wheels: m33 = main's (.carry/w/m33), m32, m33wr and m33ps as .so in .carry/so.tar.xz (variant_so_xz.sh m32 m33wr
-# m33ps). Carry [".carry/w/m33", ".carry/so.tar.xz"]. Argument: any of "mhc", "wr", "ps", "pstests" (m33ps's tests);
-# default "mhc". Each is about one call's time (estimated 4-8 minutes): run them in separate calls.
+# TMA op and size, determinism, A/B two rounds at both D, beside m33pscl = ps + collapse4096_cl.diff (a helper's: the
+# NaN test of round_bf16x8 / store_bf16x8 a pair of values a compare, and no one-value compares kept for the fix-ups;
+# the D = 4096 normed collapse 285 -> 261 instructions a stage, D = 7168 164 -> 150; the normed pipeline kernels'
+# spills mostly smaller). "pstests": m33pscl's sanitizers, tests and decode rows.
+# Wheels: m33 = main's (.carry/w/m33), m32, m33wr, m33ps and m33pscl as .so in .carry/so.tar.xz (variant_so_xz.sh
+# m32 m33wr m33ps m33pscl). Carry [".carry/w/m33", ".carry/so.tar.xz"]. Argument: any of "mhc", "wr", "ps",
+# "pstests"; default "mhc". Each is about one call's time (estimated 4-8 minutes): run them in separate calls.
 set -u
 cd "$(dirname "$0")/../../../../.."
 export OUT=${OUT:-/tmp/out}; mkdir -p $OUT
@@ -20,7 +23,7 @@ nvidia-smi --query-gpu=name --format=csv,noheader | tee $OUT/gpu.txt
 grep -q H200 $OUT/gpu.txt && export AB_BW=4.17e12 || export AB_BW=2.95e12
 Z=benchmarks/results/gpu_logs/2026-11-28zzz/scripts
 L=benchmarks/results/gpu_logs/2026-12-07c
-[ -d /tmp/ab/m33ps ] || BASE=m33 bash $Z/s28_setup.sh m32 m33wr m33ps
+[ -d /tmp/ab/m33pscl ] || BASE=m33 bash $Z/s28_setup.sh m32 m33wr m33ps m33pscl
 if [[ " $WHAT " == *" mhc "* ]]; then
   export SB_T=1,5,16,29,64,1024,1100,4100 SB_OPS=mhc_fused_post_pre,mhc_fused_post_pre_delayed,mhc_post_hc_head
   SB=benchmarks/results/gpu_logs/2026-11-27r/scripts/same_bits18.py; mkdir -p /tmp/sb
@@ -50,20 +53,25 @@ if [[ " $WHAT " == *" ps "* ]]; then
   export SB_OPS=mhc_pre,mhc_pre_delayed,mhc_fused_post_pre,mhc_fused_post_pre_delayed,hc_head,mhc_post_hc_head
   SB=benchmarks/results/gpu_logs/2026-11-27r/scripts/same_bits18.py; mkdir -p /tmp/sb
   (OUT=/tmp/sb PYTHONPATH=/tmp/ab/m33 timeout 120 python3 $SB m33
-   OUT=/tmp/sb PYTHONPATH=/tmp/ab/m33ps timeout 120 python3 $SB m33ps m33) 2>&1 | tee $OUT/bits_ps.log
-  for d in 4096 7168; do DET_OPS=mhc_pre,mhc_pre_delayed,hc_head,mhc_post_hc_head PYTHONPATH=/tmp/ab/m33ps timeout 60 \
-    python3 $Z/det28.py m33ps 5 $d; done 2>&1 | tee $OUT/det_ps.log
-  for f in $L/scripts/race33.py $L/call4/race33b.py; do for tool in racecheck memcheck; do
-    PYTHONPATH=/tmp/ab/m33ps timeout 120 compute-sanitizer --tool $tool --error-exitcode 1 python3 $f \
-      > $OUT/san_${tool}_ps_$(basename $f .py).log 2>&1; echo "$tool $(basename $f) m33ps rc $?"
-  done; done
+   for w in m33ps m33pscl; do OUT=/tmp/sb PYTHONPATH=/tmp/ab/$w timeout 120 python3 $SB $w m33; done) 2>&1 \
+    | tee $OUT/bits_ps.log
+  for d in 4096 7168; do DET_OPS=mhc_pre,mhc_pre_delayed,hc_head,mhc_post_hc_head PYTHONPATH=/tmp/ab/m33pscl timeout 60 \
+    python3 $Z/det28.py m33pscl 5 $d; done 2>&1 | tee $OUT/det_ps.log
   AB=benchmarks/results/gpu_logs/2026-11-27p/scripts/ab16.py
-  for rep in 1 2; do for w in m33 m33ps; do for d in 4096 7168; do
+  for rep in 1 2; do for w in m33 m33ps m33pscl; do for d in 4096 7168; do
     PYTHONPATH=/tmp/ab/$w timeout 90 python3 $AB $w "4096 16384 65536" $d hc_head,mhc_pre,mhc_pre_delayed,mhc_post_hc_head,mhc_fused_post_pre
   done; done; done 2>&1 | tee $OUT/ab_ps.log
 fi
 if [[ " $WHAT " == *" pstests "* ]]; then
-  (cd tests/python && PYTHONPATH=/tmp/ab/m33ps timeout 300 python3 -m pytest -q -p no:cacheprovider test_mhc_pre.py \
+  for f in $L/scripts/race33.py $L/call4/race33b.py; do for tool in racecheck memcheck; do
+    PYTHONPATH=/tmp/ab/m33pscl timeout 120 compute-sanitizer --tool $tool --error-exitcode 1 python3 $f \
+      > $OUT/san_${tool}_pscl_$(basename $f .py).log 2>&1; echo "$tool $(basename $f) m33pscl rc $?"
+  done; done
+  (cd tests/python && PYTHONPATH=/tmp/ab/m33pscl timeout 300 python3 -m pytest -q -p no:cacheprovider test_mhc_pre.py \
     test_mhc_pre_delayed.py test_hc_head.py test_mhc_post_hc_head.py test_mhc_fused_post_pre.py 2>&1 | tail -n 3) \
-    | tee $OUT/tests_ps.log
+    | tee $OUT/tests_pscl.log
+  for d in 4096 7168; do for w in m33 m33pscl; do
+    PYTHONPATH=/tmp/ab/$w timeout 60 python3 benchmarks/results/gpu_logs/2026-11-27p/scripts/ab16.py $w "1 16" $d \
+      mhc_pre,mhc_post_hc_head,mhc_fused_post_pre
+  done; done 2>&1 | tee $OUT/ab_decode_pscl.log
 fi
